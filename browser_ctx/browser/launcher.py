@@ -1,0 +1,99 @@
+"""Find a Chrome/Chromium executable and the flags to start it with.
+
+Search order (first hit wins):
+
+1. ``LaunchSettings.executable_path`` (``--executable-path``), then ``$BROWSER_CTX_EXECUTABLE``;
+2. a system browser on ``PATH``: ``chromium``, ``chromium-browser``, ``google-chrome``,
+   ``google-chrome-stable``, ``chrome``, then the usual macOS application paths;
+3. Playwright's own Chromium (``playwright install chromium``), if installed.
+
+If none exists, :class:`BrowserNotFound` lists every place tried and how to install one.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+from pathlib import Path
+
+from .._errors import BrowserNotFound
+from ..settings import OFFLINE_EXTERNAL_RULES, LaunchSettings
+
+__all__ = ["find_executable", "chromium_args", "BASE_ARGS"]
+
+#: Flags always passed: no background traffic to Google services (it stalls closed networks).
+BASE_ARGS = (
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-quic",
+    "--no-first-run",
+    "--no-default-browser-check",
+)
+
+_PATH_NAMES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "chrome")
+_MAC_APPS = (
+    "/Applications/Google Chrome.app/Contents/MacOS/Google Chrome",
+    "/Applications/Chromium.app/Contents/MacOS/Chromium",
+)
+INSTALL_HINT = (
+    "Install one: on Debian/Ubuntu `sudo apt-get install chromium`, or `python -m playwright install chromium`, "
+    "or pass --executable-path / set BROWSER_CTX_EXECUTABLE."
+)
+
+
+def _playwright_chromium() -> str | None:
+    """Return the path of Playwright's downloaded Chromium, if it is installed."""
+    base = Path(os.environ.get("PLAYWRIGHT_BROWSERS_PATH") or Path.home() / ".cache" / "ms-playwright")
+    if sys.platform == "darwin":
+        base = Path(os.environ.get("PLAYWRIGHT_BROWSERS_PATH") or Path.home() / "Library/Caches/ms-playwright")
+    if not base.is_dir():
+        return None
+    patterns = ("chromium-*/chrome-linux*/chrome", "chromium-*/chrome-mac*/Chromium.app/Contents/MacOS/Chromium",
+                "chromium-*/chrome-win*/chrome.exe", "chromium_headless_shell-*/chrome-*/headless_shell")
+    for pattern in patterns:
+        hits = sorted(base.glob(pattern), reverse=True)
+        if hits:
+            return str(hits[0])
+    return None
+
+
+def find_executable(settings: LaunchSettings) -> str:
+    """Return the browser executable to launch.
+
+    Raises:
+        BrowserNotFound: nothing usable was found; the message lists what was tried.
+    """
+    tried: list[str] = []
+    for label, candidate in (("--executable-path", settings.executable_path),
+                             ("BROWSER_CTX_EXECUTABLE", os.environ.get("BROWSER_CTX_EXECUTABLE"))):
+        if candidate:
+            if os.path.isfile(candidate) and os.access(candidate, os.X_OK):
+                return candidate
+            raise BrowserNotFound(f"{label} {candidate!r} is not an executable file. {INSTALL_HINT}")
+    for name in _PATH_NAMES:
+        hit = shutil.which(name)
+        if hit:
+            return hit
+        tried.append(f"{name} on PATH")
+    for app in _MAC_APPS:
+        if os.path.isfile(app):
+            return app
+    tried.append("macOS Chrome/Chromium apps")
+    hit = _playwright_chromium()
+    if hit:
+        return hit
+    tried.append("Playwright's browser cache")
+    raise BrowserNotFound(f"No Chrome or Chromium found (tried {', '.join(tried)}). {INSTALL_HINT}")
+
+
+def chromium_args(settings: LaunchSettings) -> list[str]:
+    """Return the command-line flags for Chromium: base flags, sandbox, resolver rules, then the user's."""
+    args = list(BASE_ARGS)
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        args.append("--no-sandbox")  # Chromium refuses to start sandboxed as root
+    if settings.offline_external:
+        args.append(f"--host-resolver-rules={OFFLINE_EXTERNAL_RULES}")
+    args.extend(settings.chromium_args)
+    return args

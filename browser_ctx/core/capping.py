@@ -1,0 +1,160 @@
+"""Cut a rendered result to a token budget, at a clean boundary, and say what was left out.
+
+Every tool result passes through :func:`cap`. Units, always:
+
+- ``max_tokens`` and ``full_tokens`` are o200k_base tokens (:mod:`.tokens`);
+- ``max_chars``, ``offset``, ``full_length`` and ``next_offset`` are characters,
+  i.e. Unicode code points of the whole rendered result (Python ``str`` indices).
+
+A cut lands, in order of preference, just after a line break (our renderings put
+one element per line, so this is an element boundary), else after the last
+whitespace, else between two characters. Python strings are code-point sequences,
+so a cut never splits a character.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from .tokens import count_tokens, encoding
+
+__all__ = ["Capped", "cap", "truncation_marker", "BOUNDARY_WINDOW"]
+
+#: A boundary is searched for in at most the last this-many characters of the
+#: part that fits; past that the cut falls back to the next kind of boundary.
+BOUNDARY_WINDOW = 2000
+
+
+@dataclass(frozen=True)
+class Capped:
+    """One page of a rendered result.
+
+    Attributes:
+        text: the page of the result, with the truncation marker line appended when
+            ``truncated`` (the marker is part of ``text``).
+        truncated: whether anything after this page was left out.
+        full_length: characters in the whole rendered result.
+        full_tokens: o200k tokens in the whole rendered result.
+        offset: character offset where this page starts.
+        next_offset: character offset to pass as ``offset`` to read on, or ``None``
+            when this page reaches the end.
+        meta: the camelCase metadata sent to the client as structured content.
+    """
+
+    text: str
+    truncated: bool
+    full_length: int
+    full_tokens: int
+    offset: int
+    next_offset: int | None
+    meta: dict[str, Any] = field(default_factory=dict)
+
+
+def truncation_marker(start: int, end: int, full_length: int, full_tokens: int) -> str:
+    """Return the one-line marker appended to a cut page (starts with a newline)."""
+    return (
+        f"\n… truncated: showed characters {start}-{end} of {full_length} "
+        f"({full_tokens} tokens in all); call again with offset={end} to read on."
+    )
+
+
+def _meta(truncated: bool, full_length: int, full_tokens: int, offset: int, next_offset: int | None,
+          extra: dict[str, Any] | None) -> dict[str, Any]:
+    meta: dict[str, Any] = dict(extra or {})
+    meta.update({"truncated": truncated, "fullLength": full_length, "fullTokens": full_tokens})
+    if offset:
+        meta["offset"] = offset
+    if truncated:
+        meta["nextOffset"] = next_offset
+    return meta
+
+
+def _clean_cut(text: str, start: int, end: int) -> int:
+    """Move ``end`` back to the best boundary in ``text[start:end]``; never returns ``start``
+    unless nothing at all fits."""
+    if end >= len(text):
+        return len(text)
+    lo = max(start, end - BOUNDARY_WINDOW)
+    nl = text.rfind("\n", lo, end)
+    if nl > start:
+        return nl + 1
+    for i in range(end - 1, lo - 1, -1):
+        if text[i].isspace() and i > start:
+            return i + 1
+    return end
+
+
+def _tokens_json(meta: dict[str, Any]) -> int:
+    return count_tokens(json.dumps(meta, ensure_ascii=False, separators=(",", ":")))
+
+
+def cap(
+    text: str,
+    *,
+    max_tokens: int,
+    max_chars: int,
+    offset: int = 0,
+    extra_meta: dict[str, Any] | None = None,
+    full_tokens: int | None = None,
+) -> Capped:
+    """Return the page of ``text`` starting at ``offset`` that fits the budget.
+
+    The budget covers everything the client receives for the call: the page text,
+    the truncation marker and the structured metadata (``extra_meta`` plus the
+    truncation fields, serialised as compact JSON).
+
+    Args:
+        text: the whole rendered result.
+        max_tokens: o200k tokens allowed for the page, marker and metadata together.
+        max_chars: characters allowed for the page text and marker.
+        offset: character offset to start at; clamped to ``[0, len(text)]``.
+        extra_meta: other structured fields to send (counted against the budget).
+        full_tokens: the token count of ``text`` if the caller already knows it.
+
+    Returns:
+        A :class:`Capped`. When even the metadata does not fit, the page is empty but
+        still ``truncated`` with a ``next_offset`` equal to ``offset``.
+    """
+    full_length = len(text)
+    offset = min(max(0, offset), full_length)
+    if full_tokens is None:
+        full_tokens = count_tokens(text)
+    rest = text[offset:]
+
+    # Fast path: the remainder fits as it is.
+    meta = _meta(False, full_length, full_tokens, offset, None, extra_meta)
+    if len(rest) <= max_chars and (
+        (full_tokens if offset == 0 else count_tokens(rest)) + _tokens_json(meta) <= max_tokens
+    ):
+        return Capped(rest, False, full_length, full_tokens, offset, None, meta)
+
+    # Reserve room for the marker and metadata at their widest (next_offset <= full_length).
+    widest_meta = _meta(True, full_length, full_tokens, offset, full_length, extra_meta)
+    marker_w = truncation_marker(offset, full_length, full_length, full_tokens)
+    overhead = _tokens_json(widest_meta) + count_tokens(marker_w)
+    body_tokens = max(0, max_tokens - overhead)
+    body_chars = max(0, max_chars - len(marker_w))
+
+    window = rest[: body_chars]
+    enc = encoding()
+    tokens = enc.encode(window, disallowed_special=())
+    if len(tokens) > body_tokens:
+        # Character offset where token number `body_tokens` starts.
+        _, starts = enc.decode_with_offsets(tokens[: body_tokens + 1])
+        end_in_window = starts[body_tokens] if body_tokens < len(starts) else len(window)
+    else:
+        end_in_window = len(window)
+    end = _clean_cut(text, offset, offset + end_in_window)
+    # Token merges across the cut can shift counts by a few; shrink until it fits.
+    while True:
+        page = text[offset:end]
+        truncated = end < full_length
+        next_offset = end if truncated else None
+        meta = _meta(truncated, full_length, full_tokens, offset, next_offset, extra_meta)
+        body = page + (truncation_marker(offset, end, full_length, full_tokens) if truncated else "")
+        if end <= offset or count_tokens(body) + _tokens_json(meta) <= max_tokens:
+            break
+        end = _clean_cut(text, offset, offset + max(0, int((end - offset) * 0.9)))
+    return Capped(body, truncated, full_length, full_tokens, offset, next_offset, meta)

@@ -1,0 +1,107 @@
+"""Tool definitions: name, short description, hand-written JSON schema, and handler.
+
+Schemas are written by hand, not generated, so ``tools/list`` stays small (every
+token of it is paid by the model on every turn). Parameters shared by many tools
+(``maxTokens``, ``offset``) are described once, in the server instructions.
+
+A handler receives a :class:`ToolCall` with validated arguments (defaults filled
+in) and returns a :class:`Rendered`: the *whole* rendered result. The server's
+pipeline (:mod:`.pipeline`) keeps it as a capture, scrubs secrets, cuts it to the
+caller's token budget and builds the MCP result. Handlers raise
+:class:`browser_ctx.BrowserCtxError` subclasses for anything that went wrong.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ..browser.session import BrowserSession
+    from ..settings import Settings
+
+__all__ = ["ToolSpec", "ToolCall", "Rendered", "MAX_TOKENS", "OFFSET", "TARGET"]
+
+#: Schema of the ``maxTokens`` parameter every tool takes (documented in the server instructions).
+MAX_TOKENS: dict[str, Any] = {"type": "integer", "minimum": 1}
+#: Schema of the ``offset`` parameter every cuttable tool takes (characters).
+OFFSET: dict[str, Any] = {"type": "integer", "minimum": 0}
+#: Schema of a ``target`` parameter: a ref or a Playwright selector.
+TARGET: dict[str, Any] = {"type": "string", "description": "Ref (e.g. e12) or Playwright selector"}
+
+
+@dataclass
+class ToolCall:
+    """One validated call.
+
+    Attributes:
+        name: the tool name.
+        args: arguments after JSON-schema validation, defaults filled in (camelCase keys).
+        session: the browser session (lazily launches the browser on first use).
+        settings: server settings.
+    """
+
+    name: str
+    args: dict[str, Any]
+    session: BrowserSession
+    settings: Settings
+
+
+@dataclass
+class Rendered:
+    """A tool's whole result before capping.
+
+    Attributes:
+        text: the full rendered text (the pipeline cuts it).
+        meta: extra structured fields for the client (camelCase), counted against the cap.
+        capture: keep this result so ``offset`` reads on from it without re-rendering.
+        version: an opaque page-state version at render time; reading on from a capture whose
+            page version has changed since says so.
+        tab: the tab id the result belongs to (captures are kept per tab).
+    """
+
+    text: str
+    meta: dict[str, Any] = field(default_factory=dict)
+    capture: bool = True
+    version: str | None = None
+    tab: int | None = None
+
+
+Handler = Callable[[ToolCall], Awaitable[Rendered]]
+
+
+@dataclass(frozen=True)
+class ToolSpec:
+    """A tool as the MCP client sees it, plus its handler.
+
+    Attributes:
+        name: MCP tool name (``@playwright/mcp``'s name where the meaning matches).
+        description: what the model reads; short and exact.
+        properties: JSON-schema properties of the tool's own parameters.
+        handler: coroutine ``(ToolCall) -> Rendered``.
+        required: names of required properties.
+        pageable: the result can be cut, so the tool takes ``offset``.
+        caps: the ``--caps`` set the tool belongs to (``core``, ``debug``, ``vision``).
+        read_only: MCP ``readOnlyHint``.
+    """
+
+    name: str
+    description: str
+    properties: dict[str, dict[str, Any]]
+    handler: Handler
+    required: tuple[str, ...] = ()
+    pageable: bool = True
+    caps: str = "core"
+    read_only: bool = True
+
+    def input_schema(self) -> dict[str, Any]:
+        """Return the JSON schema of the tool's arguments, with ``maxTokens``/``offset`` added."""
+        props = dict(self.properties)
+        props["maxTokens"] = MAX_TOKENS
+        if self.pageable:
+            props["offset"] = OFFSET
+        schema: dict[str, Any] = {"type": "object", "properties": props, "additionalProperties": False}
+        if self.required:
+            schema["required"] = list(self.required)
+        return schema

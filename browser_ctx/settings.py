@@ -1,0 +1,111 @@
+"""Settings: frozen dataclasses with documented defaults, built from CLI flags by :mod:`browser_ctx.cli`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+__all__ = ["CapSettings", "LaunchSettings", "Timeouts", "EventSettings", "Settings", "OFFLINE_EXTERNAL_RULES"]
+
+#: Chromium host-resolver rule that makes every host but localhost/127.0.0.1 resolve to nothing.
+OFFLINE_EXTERNAL_RULES = "MAP * ~NOTFOUND , EXCLUDE localhost, EXCLUDE 127.0.0.1"
+
+
+@dataclass(frozen=True)
+class CapSettings:
+    """Per-call output caps.
+
+    Attributes:
+        default_max_tokens: o200k tokens a call returns when it gives no ``maxTokens`` (2,000).
+        ceiling_tokens: the most tokens any call may ask for with ``maxTokens`` (8,000).
+        ceiling_chars: the most characters any single result may hold (40,000).
+        min_tokens: the least ``maxTokens`` accepted (200); smaller values are raised to it.
+        captures_per_tab: how many rendered results per tab are kept for reading on with ``offset`` (8).
+    """
+
+    default_max_tokens: int = 2000
+    ceiling_tokens: int = 8000
+    ceiling_chars: int = 40000
+    min_tokens: int = 200
+    captures_per_tab: int = 8
+
+
+@dataclass(frozen=True)
+class LaunchSettings:
+    """How the browser is found and started.
+
+    Attributes:
+        executable_path: explicit browser binary (``--executable-path`` / ``BROWSER_CTX_EXECUTABLE``);
+            ``None`` searches PATH for Chrome/Chromium, then Playwright's own browser.
+        headless: run without a window (default ``True``; ``--headed`` to watch).
+        user_data_dir: persistent profile folder; ``None`` (default) uses an isolated in-memory profile.
+        storage_state: a Playwright storage-state JSON file to start logged in.
+        ignore_https_errors: accept invalid TLS certificates (default ``False``).
+        chromium_args: extra command-line flags for Chromium.
+        offline_external: resolve every host but localhost/127.0.0.1 to nothing (default ``False``).
+        blocked_origins: origins whose requests are aborted.
+        allowed_origins: if non-empty, only these origins may be requested (others aborted).
+        viewport: ``(width, height)`` in CSS pixels (default 1280×800).
+    """
+
+    executable_path: str | None = None
+    headless: bool = True
+    user_data_dir: str | None = None
+    storage_state: str | None = None
+    ignore_https_errors: bool = False
+    chromium_args: tuple[str, ...] = ()
+    offline_external: bool = False
+    blocked_origins: tuple[str, ...] = ()
+    allowed_origins: tuple[str, ...] = ()
+    viewport: tuple[int, int] = (1280, 800)
+
+
+@dataclass(frozen=True)
+class Timeouts:
+    """Timeouts, in milliseconds.
+
+    Attributes:
+        navigation_ms: loading a URL up to the ``load`` event (30,000).
+        read_ms: resolving a target and extracting a page's visible content (15,000).
+        action_ms: waiting for an element to act on (5,000).
+    """
+
+    navigation_ms: float = 30_000
+    read_ms: float = 15_000
+    action_ms: float = 5_000
+
+
+@dataclass(frozen=True)
+class EventSettings:
+    """Console and network capture buffers, per tab.
+
+    Attributes:
+        console_entries: distinct console entries kept (1,000); repeats fold into counts.
+        network_entries: requests kept (2,000).
+        message_chars: characters of one console message shown before it is cut (300).
+        redact: redact secrets from every output (default ``True``; ``--no-redact`` turns off).
+    """
+
+    console_entries: int = 1000
+    network_entries: int = 2000
+    message_chars: int = 300
+    redact: bool = True
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything the server needs; build one with keyword arguments or from the CLI.
+
+    Attributes:
+        caps: per-call output caps.
+        launch: browser discovery and launch options.
+        timeouts: timeouts in milliseconds.
+        events: console/network capture settings.
+        allowed_schemes: URL schemes ``browser_navigate`` accepts besides http and https
+            (e.g. ``("file", "data")``); default none.
+    """
+
+    caps: CapSettings = field(default_factory=CapSettings)
+    launch: LaunchSettings = field(default_factory=LaunchSettings)
+    timeouts: Timeouts = field(default_factory=Timeouts)
+    events: EventSettings = field(default_factory=EventSettings)
+    allowed_schemes: tuple[str, ...] = ()

@@ -1,0 +1,1 @@
+"""Shared test helpers: the fixtures web server and the MCP stdio client."""
