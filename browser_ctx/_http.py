@@ -1,0 +1,120 @@
+"""A small threaded static HTTP server for localhost (demo site, tests, benchmark).
+
+The server binds ``127.0.0.1`` on an ephemeral port. Pages use ``http://127.0.0.1:PORT``;
+the same port also answers on ``http://localhost:PORT`` (localhost resolves to
+127.0.0.1), which is a *different origin*, so a page on one can embed a truly
+cross-origin frame from the other.
+
+Every response carries ``Cache-Control: no-store``; request logs are dropped (stdout is
+the MCP channel when the demo runs inside the server process, so nothing is printed).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import sys
+import threading
+from collections.abc import Callable, Iterator, Mapping
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from urllib.parse import urlsplit
+
+__all__ = ["serve_directory", "Route", "RequestHandler"]
+
+RequestHandler = SimpleHTTPRequestHandler
+#: A dynamic route: called with the request handler; it writes the whole response
+#: (``send_response`` / ``send_header`` / ``end_headers`` / ``wfile.write``).
+Route = Callable[[SimpleHTTPRequestHandler], None]
+
+
+class _Handler(SimpleHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    routes: Mapping[str, Route] = {}
+
+    def __init__(self, *args, routes: Mapping[str, Route] | None = None, **kwargs) -> None:
+        self.routes = routes if routes is not None else {}
+        super().__init__(*args, **kwargs)
+
+    def log_message(self, format: str, *args) -> None:  # noqa: A002 - quiet: no request log at all
+        pass
+
+    def _route(self) -> bool:
+        route = self.routes.get(urlsplit(self.path).path)
+        if route is None:
+            return False
+        route(self)
+        return True
+
+    def do_GET(self) -> None:  # noqa: N802
+        if not self._route():
+            super().do_GET()
+
+    def do_HEAD(self) -> None:  # noqa: N802
+        if not self._route():
+            super().do_HEAD()
+
+    def do_POST(self) -> None:  # noqa: N802
+        if not self._route():
+            self.send_error(405)
+
+    def end_headers(self) -> None:
+        self.send_header("Cache-Control", "no-store")
+        super().end_headers()
+
+    def handle(self) -> None:
+        # A browser that closes a keep-alive connection mid-request is normal; stay quiet.
+        with contextlib.suppress(ConnectionError, TimeoutError):
+            super().handle()
+
+
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+    allow_reuse_address = True
+
+    def handle_error(self, request, client_address) -> None:  # noqa: ANN001
+        # A client hanging up is routine; anything else (a failing route) goes to stderr.
+        if isinstance(sys.exc_info()[1], (ConnectionError, TimeoutError)):
+            return
+        super().handle_error(request, client_address)
+
+
+@contextlib.contextmanager
+def serve_directory(
+    root: Path,
+    *,
+    routes: Mapping[str, Route] | None = None,
+    host: str = "127.0.0.1",
+) -> Iterator[int]:
+    """Serve the files under ``root`` (and ``routes``) on an ephemeral port of ``host``; yield the port.
+
+    Args:
+        root: directory whose files are served (``/`` maps to ``root``; directories list or
+            serve their ``index.html``).
+        routes: optional ``{path: handler}``; ``path`` is the URL path without query string,
+            e.g. ``"/api/items"``. A route wins over a file of the same path and handles
+            GET, HEAD and POST; other paths answer POST with 405. The mapping is read on
+            every request, so entries added while serving take effect.
+        host: address to bind (default ``127.0.0.1``; ``localhost:PORT`` reaches it too).
+
+    Yields:
+        The TCP port number (int). On exit the server stops accepting, its socket is
+        closed and its thread joined (at most 5 s).
+
+    Raises:
+        FileNotFoundError: ``root`` is not a directory.
+    """
+    root = Path(root)
+    if not root.is_dir():
+        raise FileNotFoundError(f"cannot serve {root}: not a directory")
+    handler = functools.partial(_Handler, directory=str(root), routes=routes)
+    server = _Server((host, 0), handler)
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.1},
+                              name=f"http-{root.name}", daemon=True)
+    thread.start()
+    try:
+        yield server.server_address[1]
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=5)
