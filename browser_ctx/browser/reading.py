@@ -1,0 +1,161 @@
+"""Read a tab: navigate, resolve targets, and extract visible HTML (the browser half of page reads).
+
+Everything here talks to Playwright and hands strings to the pure core. Targets are
+resolved by Playwright in the live page, never by re-parsing a copy of the HTML:
+a ref (``e12``, ``f1e3``) goes through the ``bcref`` selector engine in its frame;
+anything else is a Playwright selector (CSS, which pierces open shadow roots,
+``text=``, ``role=``, ``data-testid=``, XPath…).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
+from playwright.async_api import Locator
+
+from .._errors import (
+    ActionTimeout,
+    SchemeRefused,
+    SelectorError,
+    StaleRefError,
+    translate,
+)
+from ..settings import Settings
+from . import extract
+from .session import Tab
+
+__all__ = ["normalise_url", "navigate", "NavigationResult", "resolve_target", "visible_html", "target_html"]
+
+
+def normalise_url(url: str, allowed_schemes: tuple[str, ...] = ()) -> str:
+    """Return ``url`` with a scheme (``http://`` for localhost, else ``https://``).
+
+    Raises:
+        SchemeRefused: a scheme other than http(s) that ``allowed_schemes`` does not list.
+        InvalidArgument: an empty URL.
+    """
+    from .._errors import InvalidArgument
+
+    url = url.strip()
+    if not url:
+        raise InvalidArgument("url is empty; pass an http(s) URL such as https://example.com/.")
+    scheme = urlsplit(url).scheme.lower()
+    if not scheme or (scheme not in ("http", "https") and "://" not in url and url.split(":", 1)[1][:1].isdigit()):
+        host = url.split("/", 1)[0].lower()
+        local = host.startswith(("localhost", "127.", "[::1]", "0.0.0.0"))
+        return ("http://" if local else "https://") + url
+    if scheme in ("http", "https") or scheme in allowed_schemes:
+        return url
+    raise SchemeRefused(f"Refused {scheme}: URL; browser_navigate loads only http(s) URLs "
+                        f"(start the server with --allow-scheme {scheme} to allow it).")
+
+
+@dataclass(frozen=True)
+class NavigationResult:
+    """What loading a URL gave: final URL, HTTP status (``None`` if no HTTP response), title, notes."""
+
+    url: str
+    status: int | None
+    title: str
+    notes: tuple[str, ...] = ()
+
+
+async def navigate(tab: Tab, url: str, settings: Settings) -> NavigationResult:
+    """Load ``url`` in ``tab`` up to ``DOMContentLoaded``, then wait briefly for ``load``.
+
+    Raises:
+        NavigationError: the load failed (names the ``net::ERR_…``).
+        ActionTimeout: DOMContentLoaded did not come within the navigation timeout.
+    """
+    page = tab.page
+    timeout = settings.timeouts.navigation_ms
+    notes: list[str] = []
+    try:
+        response = await page.goto(url, wait_until="domcontentloaded", timeout=timeout)
+    except Exception as exc:  # noqa: BLE001 - translated below
+        raise translate(exc, action="navigate", url=url, timeout_ms=timeout) from exc
+    try:
+        await page.wait_for_load_state("load", timeout=min(timeout, 10_000))
+    except Exception:  # noqa: BLE001 - slow subresources are reported, not fatal
+        notes.append("the load event had not fired after 10 s; read the page as it is")
+    try:
+        title = await page.title()
+    except Exception:  # noqa: BLE001 - navigated again meanwhile
+        title = ""
+    return NavigationResult(page.url, response.status if response else None, title, tuple(notes))
+
+
+def _frame_for_prefix(tab: Tab, prefix: str):
+    if not prefix:
+        return tab.page.main_frame
+    for frame in tab.page.frames:
+        if tab.frame_ids is not None and tab.frame_ids.id_of(frame) == prefix:
+            return frame
+    return None
+
+
+def resolve_target(tab: Tab, target: str) -> Locator:
+    """Return a Playwright locator for ``target`` (a ref or a selector) in ``tab``.
+
+    Raises:
+        StaleRefError: the ref's frame is gone.
+        InvalidArgument: an empty target.
+    """
+    from .._errors import InvalidArgument
+
+    target = target.strip()
+    if not target:
+        raise InvalidArgument("target is empty; pass a ref from browser_snapshot or a selector.")
+    if extract.is_ref(target):
+        frame = _frame_for_prefix(tab, extract.ref_frame_prefix(target))
+        if frame is None or frame.is_detached():
+            raise StaleRefError(f"Ref {target} is stale: its frame is gone. Take a new browser_snapshot.")
+        return frame.locator(f"bcref={target}")
+    return tab.page.locator(target)
+
+
+async def _bounded(coro, settings: Settings, what: str):
+    timeout = settings.timeouts.read_ms
+    try:
+        return await asyncio.wait_for(coro, timeout / 1000)
+    except asyncio.TimeoutError as exc:
+        raise ActionTimeout(f"Timed out after {timeout:.0f} ms while {what}; the page may be busy "
+                            "(an endless script?). Try again or reload the page.") from exc
+
+
+async def visible_html(tab: Tab, settings: Settings) -> str:
+    """Return the visible HTML of the whole page, frames spliced in."""
+    try:
+        return await _bounded(extract.extract_frame(tab.page.main_frame, frame_ids=tab.frame_ids),
+                              settings, "reading the page")
+    except (ActionTimeout, SelectorError):
+        raise
+    except Exception as exc:  # noqa: BLE001
+        raise translate(exc, action="read the page") from exc
+
+
+async def target_html(tab: Tab, target: str, settings: Settings) -> list[str]:
+    """Return the visible HTML of every element ``target`` matches, in document order.
+
+    Raises:
+        SelectorError: the selector is invalid or matches nothing (named in the message).
+        StaleRefError: a ref whose element is gone.
+    """
+    locator = resolve_target(tab, target)
+    try:
+        parts = await _bounded(extract.extract_locator(locator, frame_ids=tab.frame_ids), settings,
+                               f"reading {target!r}")
+    except (ActionTimeout, SelectorError):
+        raise
+    except Exception as exc:  # noqa: BLE001
+        raise translate(exc, action="read", target=target) from exc
+    if not parts:
+        if extract.is_ref(target):
+            raise StaleRefError(f"Ref {target} is stale: its element is gone or the page changed. "
+                                "Take a new browser_snapshot.")
+        raise SelectorError(f"No element matches {target!r}. Check the selector, or take a browser_snapshot "
+                            "to find a ref.")
+    return parts
+

@@ -1,0 +1,294 @@
+"""The browser session: one Playwright, one browser context, its tabs and their captures.
+
+Lifetime: ``async with BrowserSession(settings) as session``. The browser is launched
+lazily by the first call that needs it (:meth:`BrowserSession.current_tab`) and
+relaunched on the next call after :meth:`close_browser` or a crash; the call that
+relaunched is told so through :meth:`BrowserSession.take_notes`. Leaving the
+``async with`` closes the browser and stops Playwright, so no Chromium outlives the
+session.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urlsplit
+
+from playwright.async_api import Browser, BrowserContext, Page, Playwright, async_playwright
+
+from .._errors import BrowserLaunchError, PageError
+from ..core.redact import Redactor
+from ..settings import Settings
+from .events import EventCapture
+from .launcher import chromium_args, find_executable
+
+__all__ = ["BrowserSession", "Tab", "Capture"]
+
+log = logging.getLogger("browser_ctx")
+
+
+@dataclass
+class Capture:
+    """A rendered result kept so ``offset`` can read on without re-rendering.
+
+    Attributes:
+        text: the whole rendered (and scrubbed) result.
+        full_tokens: its o200k token count.
+        version: page-state version when rendered (``None`` if unknown).
+        meta: the structured fields sent with it (re-sent when reading on).
+    """
+
+    text: str
+    full_tokens: int
+    version: str | None = None
+    meta: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class Tab:
+    """One page of the browser context.
+
+    Attributes:
+        id: stable 1-based id for the session's lifetime (ids are never reused).
+        page: the Playwright page.
+        events: the tab's console/network capture.
+        frame_ids: stable ids of the page's frames (used in refs and frame tags).
+        captures: recent rendered results keyed by (tool, arguments), oldest first.
+    """
+
+    id: int
+    page: Page
+    events: EventCapture
+    frame_ids: Any = None
+    captures: OrderedDict[str, Capture] = field(default_factory=OrderedDict)
+
+    def keep(self, key: str, capture: Capture, limit: int) -> None:
+        """Store ``capture`` under ``key``, keeping at most ``limit`` captures."""
+        self.captures.pop(key, None)
+        self.captures[key] = capture
+        while len(self.captures) > limit:
+            self.captures.popitem(last=False)
+
+
+class BrowserSession:
+    """Owns the browser for one MCP session. All methods are coroutine-safe under :attr:`lock`."""
+
+    def __init__(self, settings: Settings, redactor: Redactor | None = None) -> None:
+        self.settings = settings
+        self.redactor = redactor or Redactor(settings.events.redact)
+        #: Serialises tool calls: one call at a time per session.
+        self.lock = asyncio.Lock()
+        self._pw: Playwright | None = None
+        self._browser: Browser | None = None
+        self._context: BrowserContext | None = None
+        self._tabs: list[Tab] = []
+        self._current: Tab | None = None
+        self._next_id = 1
+        self._lost = False  # the browser went away on its own
+        self._launched_once = False
+        self._notes: list[str] = []
+        self.executable: str | None = None
+
+    async def __aenter__(self) -> BrowserSession:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    # -- lifecycle -------------------------------------------------------------------
+
+    @property
+    def running(self) -> bool:
+        """Whether a browser context is open and usable."""
+        return self._context is not None and not self._lost
+
+    def take_notes(self) -> list[str]:
+        """Return and clear notes for the current call (e.g. "browser relaunched")."""
+        notes, self._notes = self._notes, []
+        return notes
+
+    async def _ensure_context(self) -> BrowserContext:
+        if self._context is not None and not self._lost:
+            return self._context
+        if self._lost:
+            self._notes.append("The browser had closed or crashed; relaunched it (tabs and page state were lost).")
+            await self._discard()
+        elif self._launched_once:
+            self._notes.append("Relaunched the browser (it was closed with browser_close).")
+        await self._launch()
+        self._launched_once = True
+        assert self._context is not None
+        return self._context
+
+    async def _launch(self) -> None:
+        launch = self.settings.launch
+        executable = find_executable(launch)
+        self.executable = executable
+        if self._pw is None:
+            self._pw = await async_playwright().start()
+            try:
+                from .extract import register_ref_engine
+            except ImportError:  # pragma: no cover - extractor not built yet
+                register_ref_engine = None
+            if register_ref_engine is not None:
+                await register_ref_engine(self._pw)
+        context_opts: dict[str, Any] = {
+            "viewport": {"width": launch.viewport[0], "height": launch.viewport[1]},
+            "ignore_https_errors": launch.ignore_https_errors,
+            "accept_downloads": True,
+        }
+        try:
+            if launch.user_data_dir:
+                self._context = await self._pw.chromium.launch_persistent_context(
+                    launch.user_data_dir, executable_path=executable, headless=launch.headless,
+                    args=chromium_args(launch), **context_opts)
+                self._browser = self._context.browser
+            else:
+                self._browser = await self._pw.chromium.launch(
+                    executable_path=executable, headless=launch.headless, args=chromium_args(launch))
+                if launch.storage_state:
+                    context_opts["storage_state"] = launch.storage_state
+                self._context = await self._browser.new_context(**context_opts)
+        except Exception as exc:  # noqa: BLE001 - every launch failure becomes one line
+            from .._errors import one_line
+            raise BrowserLaunchError(f"Could not start {executable}: {one_line(str(exc), 240)}") from exc
+        self._lost = False
+        context = self._context
+        if self._browser is not None:
+            self._browser.on("disconnected", lambda _b: self._mark_lost())
+        context.on("close", lambda _c: self._mark_lost())
+        context.on("page", lambda page: asyncio.ensure_future(self._adopt(page)))
+        context.set_default_timeout(self.settings.timeouts.action_ms)
+        context.set_default_navigation_timeout(self.settings.timeouts.navigation_ms)
+        if launch.blocked_origins or launch.allowed_origins:
+            await context.route("**/*", self._filter_origin)
+        for page in list(context.pages):
+            await self._adopt(page)
+        log.info("launched %s (%s)", executable, self._browser.version if self._browser else "persistent")
+
+    async def _filter_origin(self, route: Any) -> None:
+        launch = self.settings.launch
+        parts = urlsplit(route.request.url)
+        origin = f"{parts.scheme}://{parts.netloc}"
+        if parts.scheme in ("http", "https"):
+            def hit(origins: tuple[str, ...]) -> bool:
+                return any(origin == o.rstrip("/") or parts.hostname == o for o in origins)
+            if hit(launch.blocked_origins) or (launch.allowed_origins and not hit(launch.allowed_origins)):
+                await route.abort("blockedbyclient")
+                return
+        await route.continue_()
+
+    def _mark_lost(self) -> None:
+        if self._context is not None:
+            self._lost = True
+
+    async def _adopt(self, page: Page) -> Tab:
+        for tab in self._tabs:
+            if tab.page is page:
+                return tab
+        events = EventCapture(page, self.settings.events, self.redactor)
+        tab = Tab(id=self._next_id, page=page, events=events)
+        try:
+            from .extract import FrameIds
+            tab.frame_ids = FrameIds()
+        except ImportError:  # pragma: no cover - extractor not built yet
+            pass
+        self._next_id += 1
+        self._tabs.append(tab)
+        page.on("close", lambda _p: self._forget(tab))
+        try:
+            await events.start()
+        except Exception as exc:  # noqa: BLE001 - a tab that closed at once
+            log.debug("event capture failed to start on tab %s: %s", tab.id, exc)
+        return tab
+
+    def _forget(self, tab: Tab) -> None:
+        if tab in self._tabs:
+            self._tabs.remove(tab)
+        if self._current is tab:
+            self._current = self._tabs[-1] if self._tabs else None
+
+    async def _discard(self) -> None:
+        """Drop a dead browser without waiting on it."""
+        self._tabs.clear()
+        self._current = None
+        browser, context = self._browser, self._context
+        self._browser = self._context = None
+        self._lost = False
+        for closer in (context, browser):
+            if closer is not None:
+                try:
+                    await asyncio.wait_for(closer.close(), 5)
+                except Exception:  # noqa: BLE001 - already dead
+                    pass
+
+    async def close_browser(self) -> bool:
+        """Close the browser (the next call relaunches it). Returns whether one was open."""
+        was_open = self._context is not None
+        for tab in list(self._tabs):
+            try:
+                await tab.events.close()
+            except Exception:  # noqa: BLE001
+                pass
+        await self._discard()
+        return was_open
+
+    async def close(self) -> None:
+        """Close the browser and stop Playwright."""
+        await self.close_browser()
+        if self._pw is not None:
+            pw, self._pw = self._pw, None
+            try:
+                await asyncio.wait_for(pw.stop(), 10)
+            except Exception:  # noqa: BLE001
+                pass
+
+    # -- tabs --------------------------------------------------------------------------
+
+    @property
+    def tabs(self) -> list[Tab]:
+        """Open tabs, in opening order."""
+        return list(self._tabs)
+
+    def peek_tab(self) -> Tab | None:
+        """Return the current tab without launching anything (``None`` if there is none)."""
+        if not self.running:
+            return None
+        return self._current
+
+    async def current_tab(self) -> Tab:
+        """Return the current tab, launching the browser and opening a tab if needed.
+
+        Raises:
+            BrowserNotFound, BrowserLaunchError: the browser could not be started.
+        """
+        context = await self._ensure_context()
+        tab = self._current
+        if tab is None or tab.page.is_closed():
+            if tab is not None:
+                self._forget(tab)
+            tab = self._tabs[-1] if self._tabs else None
+            if tab is None:
+                try:
+                    page = await context.new_page()
+                except Exception as exc:  # noqa: BLE001
+                    self._mark_lost()
+                    raise PageError("Could not open a tab; the browser is gone. Call again to relaunch.") from exc
+                tab = await self._adopt(page)
+            self._current = tab
+        return tab
+
+    async def new_tab(self) -> Tab:
+        """Open a new tab and make it current."""
+        context = await self._ensure_context()
+        page = await context.new_page()
+        tab = await self._adopt(page)
+        self._current = tab
+        return tab
+
+    def select_tab(self, tab: Tab) -> None:
+        """Make ``tab`` the current tab."""
+        self._current = tab

@@ -1,0 +1,235 @@
+"""Command line: ``browser-ctx [serve]``, ``browser-ctx snapshot URL``, ``browser-ctx text URL``, ``browser-ctx demo``.
+
+stdout is the MCP channel for ``serve``; logs always go to stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import logging
+import signal
+import sys
+from typing import Any
+
+from . import __version__
+from .settings import CapSettings, EventSettings, LaunchSettings, Settings, Timeouts
+
+__all__ = ["main", "build_parser", "settings_from_args"]
+
+log = logging.getLogger("browser_ctx")
+
+
+def _size(text: str) -> tuple[int, int]:
+    try:
+        w, h = text.lower().split("x")
+        return int(w), int(h)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected WIDTHxHEIGHT such as 1280x800, got {text!r}") from None
+
+
+def _origins(text: str) -> tuple[str, ...]:
+    return tuple(o.strip() for o in text.replace(";", ",").split(",") if o.strip())
+
+
+def _add_browser_options(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("browser")
+    g.add_argument("--executable-path", help="Chrome/Chromium binary (else $BROWSER_CTX_EXECUTABLE, PATH, "
+                   "then Playwright's browser)")
+    g.add_argument("--headed", action="store_true", help="show the browser window (default: headless)")
+    g.add_argument("--user-data-dir", help="keep a persistent profile here (default: isolated, in memory)")
+    g.add_argument("--storage-state", help="Playwright storage-state JSON file to start logged in")
+    g.add_argument("--ignore-https-errors", action="store_true", help="accept invalid TLS certificates")
+    g.add_argument("--chromium-arg", action="append", default=[], metavar="FLAG",
+                   help="extra Chromium flag (repeatable), e.g. --chromium-arg=--lang=de")
+    g.add_argument("--offline-external", action="store_true",
+                   help="resolve every host but localhost/127.0.0.1 to nothing (tests, saved pages)")
+    g.add_argument("--blocked-origins", type=_origins, default=(), metavar="LIST",
+                   help="comma-separated origins whose requests are aborted")
+    g.add_argument("--allowed-origins", type=_origins, default=(), metavar="LIST",
+                   help="comma-separated origins; all others are aborted")
+    g.add_argument("--viewport-size", type=_size, default=(1280, 800), metavar="WxH",
+                   help="viewport in CSS pixels (default 1280x800)")
+    g.add_argument("--allow-scheme", action="append", default=[], metavar="SCHEME",
+                   help="let browser_navigate open this non-http(s) scheme, e.g. file (repeatable)")
+    c = p.add_argument_group("caps and timeouts")
+    c.add_argument("--max-tokens", type=int, default=CapSettings.default_max_tokens,
+                   help="default maxTokens per call (default %(default)s)")
+    c.add_argument("--max-tokens-ceiling", type=int, default=CapSettings.ceiling_tokens,
+                   help="largest maxTokens a call may ask for (default %(default)s)")
+    c.add_argument("--max-chars-ceiling", type=int, default=CapSettings.ceiling_chars,
+                   help="largest result in characters (default %(default)s)")
+    c.add_argument("--timeout-navigation", type=float, default=Timeouts.navigation_ms, metavar="MS",
+                   help="page load timeout in ms (default %(default)s)")
+    c.add_argument("--timeout-read", type=float, default=Timeouts.read_ms, metavar="MS",
+                   help="page read timeout in ms (default %(default)s)")
+    c.add_argument("--timeout-action", type=float, default=Timeouts.action_ms, metavar="MS",
+                   help="element wait timeout in ms (default %(default)s)")
+    e = p.add_argument_group("console and network")
+    e.add_argument("--console-entries", type=int, default=EventSettings.console_entries,
+                   help="distinct console entries kept per tab (default %(default)s)")
+    e.add_argument("--network-entries", type=int, default=EventSettings.network_entries,
+                   help="requests kept per tab (default %(default)s)")
+    e.add_argument("--no-redact", action="store_true", help="do not redact secrets (tokens, cookies, passwords)")
+
+
+def settings_from_args(args: argparse.Namespace) -> Settings:
+    """Build :class:`Settings` from parsed arguments."""
+    return Settings(
+        caps=CapSettings(default_max_tokens=args.max_tokens, ceiling_tokens=args.max_tokens_ceiling,
+                         ceiling_chars=args.max_chars_ceiling),
+        launch=LaunchSettings(
+            executable_path=args.executable_path,
+            headless=not args.headed,
+            user_data_dir=args.user_data_dir,
+            storage_state=args.storage_state,
+            ignore_https_errors=args.ignore_https_errors,
+            chromium_args=tuple(args.chromium_arg),
+            offline_external=args.offline_external,
+            blocked_origins=args.blocked_origins,
+            allowed_origins=args.allowed_origins,
+            viewport=args.viewport_size,
+        ),
+        timeouts=Timeouts(navigation_ms=args.timeout_navigation, read_ms=args.timeout_read,
+                          action_ms=args.timeout_action),
+        events=EventSettings(console_entries=args.console_entries, network_entries=args.network_entries,
+                             redact=not args.no_redact),
+        allowed_schemes=tuple(s.lower().rstrip(":") for s in args.allow_scheme),
+    )
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """Return the ``browser-ctx`` argument parser."""
+    parser = argparse.ArgumentParser(
+        prog="browser-ctx",
+        description="MCP server that drives a real browser and returns condensed, token-capped results.",
+        epilog="Example: claude mcp add browser-ctx -- browser-ctx serve",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"browser-ctx {__version__}")
+    sub = parser.add_subparsers(dest="command")
+
+    serve = sub.add_parser("serve", help="run the MCP server on stdio (the default)",
+                           description="Run the MCP server on stdio.",
+                           epilog="Example: browser-ctx serve --caps all --headed")
+    serve.add_argument("--caps", action="append", default=None, metavar="SET",
+                       help="tool sets: core, debug, vision, default (core+debug), all; repeatable")
+    serve.add_argument("--no-evaluate", action="store_true", help="remove browser_evaluate")
+    _add_browser_options(serve)
+
+    snap = sub.add_parser("snapshot", help="print browser_snapshot of a URL with its token count",
+                          description="Open URL and print what browser_snapshot returns, with token counts.",
+                          epilog="Example: browser-ctx snapshot https://example.com --target main")
+    text = sub.add_parser("text", help="print browser_text of a URL with its token count",
+                          description="Open URL and print what browser_text returns, with token counts.",
+                          epilog="Example: browser-ctx text https://example.com --target article --format text")
+    for p in (snap, text):
+        p.add_argument("url")
+        p.add_argument("--target", help="ref or Playwright selector")
+        p.add_argument("--max-tokens-call", type=int, dest="max_tokens_call", metavar="N",
+                       help="maxTokens for this call (default: the server default)")
+        p.add_argument("--offset", type=int, default=0, help="character offset to read on from")
+        _add_browser_options(p)
+    text.add_argument("--format", choices=("markdown", "text"), default="markdown")
+    text.add_argument("--links", action="store_true", help="keep link URLs")
+
+    demo = sub.add_parser("demo", help="serve the built-in demo site and show each tool's output and tokens",
+                          description="Serve the demo site on localhost and run the main tools on it, printing "
+                                      "each result's tokens beside Playwright's full aria snapshot.",
+                          epilog="Example: browser-ctx demo")
+    _add_browser_options(demo)
+    return parser
+
+
+async def _serve(args: argparse.Namespace) -> None:
+    from mcp.server.stdio import stdio_server
+
+    from .server.app import create_server
+
+    server = create_server(settings_from_args(args), caps=tuple(args.caps or ("default",)),
+                           evaluate=not args.no_evaluate)
+    task = asyncio.current_task()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.add_signal_handler(sig, task.cancel)
+    async with stdio_server() as (read, write):
+        with contextlib.suppress(asyncio.CancelledError):
+            await server.run(read, write, server.create_initialization_options())
+
+
+async def run_once(settings: Settings, calls: list[tuple[str, dict[str, Any]]]) -> list[Any]:
+    """Run tool calls in-process, as the server would, and return their MCP results."""
+    from .browser.session import BrowserSession
+    from .server.app import all_tools
+    from .server.pipeline import call_tool
+
+    specs = {t.name: t for t in all_tools()}
+    results = []
+    async with BrowserSession(settings) as session:
+        for name, arguments in calls:
+            results.append(await call_tool(specs[name], arguments, session, settings))
+    return results
+
+
+def _print_result(name: str, result: Any) -> None:
+    import json
+
+    from .core.tokens import count_tokens
+
+    body = "\n".join(c.text for c in result.content if getattr(c, "type", "") == "text")
+    tokens = count_tokens(body) + (count_tokens(json.dumps(result.structured_content, separators=(",", ":")))
+                                   if result.structured_content else 0)
+    meta = result.structured_content or {}
+    status = "ERROR" if result.is_error else (
+        f"truncated, nextOffset={meta.get('nextOffset')}" if meta.get("truncated") else "complete")
+    print(f"── {name}: {tokens} tokens ({status}; full result {meta.get('fullTokens', tokens)} tokens)")
+    print(body)
+
+
+def _one_shot(args: argparse.Namespace) -> int:
+    settings = settings_from_args(args)
+    tool = "browser_snapshot" if args.command == "snapshot" else "browser_text"
+    call: dict[str, Any] = {}
+    if args.target:
+        call["target"] = args.target
+    if args.max_tokens_call:
+        call["maxTokens"] = args.max_tokens_call
+    if args.offset:
+        call["offset"] = args.offset
+    if tool == "browser_text":
+        call["format"] = args.format
+        if args.links:
+            call["links"] = True
+    nav, result = asyncio.run(run_once(settings, [("browser_navigate", {"url": args.url}), (tool, call)]))
+    if nav.is_error:
+        _print_result("browser_navigate", nav)
+        return 1
+    _print_result(tool, result)
+    return 1 if result.is_error else 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the ``browser-ctx`` console script."""
+    logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format="browser-ctx: %(message)s")
+    parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if not argv or argv[0].startswith("-") and argv[0] not in ("-h", "--help", "--version"):
+        argv = ["serve", *argv]
+    args = parser.parse_args(argv)
+    if args.command == "serve":
+        asyncio.run(_serve(args))
+        return 0
+    if args.command in ("snapshot", "text"):
+        return _one_shot(args)
+    if args.command == "demo":
+        from .demo.run import run_demo
+
+        return run_demo(settings_from_args(args))
+    parser.print_help()
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,121 @@
+"""The MCP server: built by :func:`create_server`, with a lifespan that owns the browser session.
+
+Tools are declared by hand in ``tools_*.py`` modules (see :mod:`.registry`) and served
+through the SDK's low-level :class:`mcp.server.lowlevel.Server`, which lets us send
+exactly the schemas we wrote (``tools/list`` is paid for by the model on every turn)
+and exactly one copy of each result.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import logging
+from collections.abc import AsyncIterator
+from typing import Any
+
+import mcp_types as types
+from mcp.server.lowlevel import Server
+
+from .. import __version__
+from ..browser.session import BrowserSession
+from ..settings import Settings
+from .pipeline import call_tool, error_result
+from .registry import ToolSpec
+
+__all__ = ["create_server", "all_tools", "select_tools", "INSTRUCTIONS", "CAPS_SETS"]
+
+log = logging.getLogger("browser_ctx")
+
+#: Modules that export ``TOOLS: list[ToolSpec]``; a module not present yet is skipped.
+_TOOL_MODULES = ("tools_read", "tools_events", "tools_actions", "tools_extra")
+
+#: ``--caps`` sets: which tool groups each enables.
+CAPS_SETS: dict[str, tuple[str, ...]] = {
+    "core": ("core",),
+    "debug": ("debug",),
+    "vision": ("vision",),
+    "default": ("core", "debug"),
+    "all": ("core", "debug", "vision"),
+}
+
+INSTRUCTIONS = (
+    "browser-ctx drives a real browser. Every result is capped at maxTokens (o200k tokens, default 2000, "
+    "max 8000). A cut result has truncated=true and nextOffset: call the same tool with the same arguments "
+    "and offset=nextOffset to read on (characters). target = a ref from browser_snapshot (e.g. e12) or a "
+    "Playwright selector (CSS, text=, role=, data-testid=). Hidden text and secrets are never shown."
+)
+
+
+def all_tools() -> list[ToolSpec]:
+    """Return every tool spec of every tool module present."""
+    tools: list[ToolSpec] = []
+    for name in _TOOL_MODULES:
+        try:
+            module = importlib.import_module(f"{__package__}.{name}")
+        except ModuleNotFoundError as exc:
+            if exc.name == f"{__package__}.{name}":
+                continue
+            raise
+        tools.extend(module.TOOLS)
+    return tools
+
+
+def select_tools(caps: tuple[str, ...] = ("default",), *, evaluate: bool = True) -> list[ToolSpec]:
+    """Return the tools enabled by the ``--caps`` names (``core``, ``debug``, ``vision``, ``default``, ``all``).
+
+    Raises:
+        ValueError: an unknown caps name.
+    """
+    groups: set[str] = set()
+    for name in caps:
+        if name not in CAPS_SETS:
+            raise ValueError(f"unknown --caps {name!r}; choose from {', '.join(CAPS_SETS)}")
+        groups.update(CAPS_SETS[name])
+    return [t for t in all_tools() if t.caps in groups and (evaluate or t.name != "browser_evaluate")]
+
+
+def create_server(settings: Settings | None = None, *, caps: tuple[str, ...] = ("default",),
+                  evaluate: bool = True) -> Server[BrowserSession]:
+    """Build the MCP server.
+
+    Args:
+        settings: server settings (defaults: :class:`Settings()`).
+        caps: tool sets to enable (see :data:`CAPS_SETS`).
+        evaluate: include ``browser_evaluate`` (``--no-evaluate`` turns it off).
+
+    Returns:
+        A low-level MCP ``Server`` whose lifespan opens a :class:`BrowserSession` (the browser
+        itself starts lazily on the first call that needs it) and closes it on shutdown.
+    """
+    settings = settings or Settings()
+    tools = {t.name: t for t in select_tools(caps, evaluate=evaluate)}
+    listed = [
+        types.Tool(name=t.name, description=t.description, input_schema=t.input_schema(),
+                   annotations=types.ToolAnnotations(read_only_hint=t.read_only))
+        for t in tools.values()
+    ]
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_server: Server[Any]) -> AsyncIterator[BrowserSession]:
+        async with BrowserSession(settings) as session:
+            yield session
+
+    async def on_list_tools(ctx: Any, params: types.PaginatedRequestParams | None) -> types.ListToolsResult:
+        return types.ListToolsResult(tools=listed)
+
+    async def on_call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
+        spec = tools.get(params.name)
+        if spec is None:
+            return error_result(f"Unknown tool {params.name!r}; call tools/list for the available tools.")
+        session: BrowserSession = ctx.lifespan_context
+        return await call_tool(spec, params.arguments, session, settings)
+
+    return Server(
+        "browser-ctx",
+        version=__version__,
+        instructions=INSTRUCTIONS,
+        lifespan=lifespan,
+        on_list_tools=on_list_tools,
+        on_call_tool=on_call_tool,
+    )

@@ -1,0 +1,143 @@
+"""Read tools: ``browser_navigate``, ``browser_snapshot``, ``browser_text``.
+
+Each handler fetches visible HTML from the live page (:mod:`browser_ctx.browser.reading`)
+and renders it with the pure core; the pipeline caps the result.
+"""
+
+from __future__ import annotations
+
+from ..browser import reading
+from ..core.main_content import main_content
+from ..core.markdown import render_markdown, render_text
+from ..core.outline import outline, render_card
+from ..core.snapshot import render_snapshot
+from .registry import TARGET, Rendered, ToolCall, ToolSpec
+
+__all__ = ["TOOLS"]
+
+
+def _join_matches(target: str, parts: list[str]) -> str:
+    if len(parts) == 1:
+        return parts[0]
+    return "\n".join(f"--- match {i} of {len(parts)} for {target!r} ---\n{p}" for i, p in enumerate(parts, 1))
+
+
+async def navigate(call: ToolCall) -> Rendered:
+    """Load ``url`` and return the page card (not a snapshot).
+
+    Args (from ``call.args``): ``url`` (str; no scheme means https, or http for localhost).
+
+    Returns:
+        A :class:`Rendered` page card: final URL, HTTP status, title, outline (top headings,
+        landmark and interactive-element counts), console errors and failed requests during load.
+        Structured fields: ``url``, ``status``, ``title``.
+
+    Raises:
+        SchemeRefused, NavigationError, ActionTimeout.
+    """
+    url = reading.normalise_url(call.args["url"], call.settings.allowed_schemes)
+    tab = await call.session.current_tab()
+    nav = await reading.navigate(tab, url, call.settings)
+    html = await reading.visible_html(tab, call.settings)
+    summary = tab.events.load_summary()
+    card = render_card(url=nav.url, status=nav.status, title=nav.title, outline=outline(html),
+                       console_errors=summary.get("consoleErrors", 0),
+                       failed_requests=summary.get("failedRequests", 0), notes=nav.notes)
+    return Rendered(card, meta={"url": nav.url, "status": nav.status, "title": nav.title}, capture=False,
+                    tab=tab.id)
+
+
+async def snapshot(call: ToolCall) -> Rendered:
+    """Return the condensed DOM summary of the page or of the elements ``target`` matches.
+
+    Data comes from the live page (visible content only; shadow roots and frames included)
+    and is rendered by :func:`browser_ctx.core.snapshot.render_snapshot`.
+
+    Raises:
+        SelectorError, StaleRefError, ActionTimeout.
+    """
+    tab = await call.session.current_tab()
+    page = tab.page
+    title = await page.title()
+    target = call.args.get("target")
+    if target:
+        parts = await reading.target_html(tab, target, call.settings)
+        rendered = [render_snapshot(p, url=page.url) for p in parts]
+        text = f"Page: {title} — {page.url}\n" + _join_matches(target, rendered)
+        meta = {"matches": len(parts)}
+    else:
+        html = await reading.visible_html(tab, call.settings)
+        text = render_snapshot(html, title=title, url=page.url)
+        meta = {}
+    version = await _version(tab)
+    return Rendered(text, meta=meta, version=version, tab=tab.id)
+
+
+async def text(call: ToolCall) -> Rendered:
+    """Return the visible text inside ``target`` (all matches), or the page's main content.
+
+    With no target, the main content is detected by :func:`browser_ctx.core.main_content.main_content`
+    (a single ``main``/``[role=main]``, else the largest ``article``, else the densest block of
+    paragraph text), falling back to ``body``. ``format`` is ``markdown`` (default) or ``text``;
+    ``links: true`` keeps link URLs in markdown.
+
+    Raises:
+        SelectorError, StaleRefError, ActionTimeout.
+    """
+    tab = await call.session.current_tab()
+    fmt = call.args.get("format", "markdown")
+    links = bool(call.args.get("links", False))
+
+    def render(html: str) -> str:
+        return render_markdown(html, links=links) if fmt == "markdown" else render_text(html)
+
+    target = call.args.get("target")
+    if target:
+        parts = await reading.target_html(tab, target, call.settings)
+        body = _join_matches(target, [render(p) for p in parts])
+        meta = {"matches": len(parts)}
+    else:
+        html = await reading.visible_html(tab, call.settings)
+        body = render(main_content(html))
+        meta = {}
+    return Rendered(body, meta=meta, version=await _version(tab), tab=tab.id)
+
+
+async def _version(tab) -> str | None:
+    from ..browser.extract import page_version
+
+    try:
+        return await page_version(tab.page)
+    except Exception:  # noqa: BLE001 - mid-navigation
+        return None
+
+
+TOOLS = [
+    ToolSpec(
+        name="browser_navigate",
+        description="Open a URL in the current tab. Returns a page card (URL, status, title, outline, "
+                    "load errors), not a snapshot.",
+        properties={"url": {"type": "string", "description": "http(s) URL"}},
+        required=("url",),
+        handler=navigate,
+        pageable=False,
+        read_only=False,
+    ),
+    ToolSpec(
+        name="browser_snapshot",
+        description="Condensed summary of the visible page or of target: outline, text, interactive "
+                    "elements with refs, forms, tables; similar items folded.",
+        properties={"target": TARGET},
+        handler=snapshot,
+    ),
+    ToolSpec(
+        name="browser_text",
+        description="Visible text of target (all matches), or of the page's main content.",
+        properties={
+            "target": TARGET,
+            "format": {"type": "string", "enum": ["markdown", "text"]},
+            "links": {"type": "boolean", "description": "Keep link URLs (markdown)"},
+        },
+        handler=text,
+    ),
+]
