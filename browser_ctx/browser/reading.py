@@ -72,10 +72,13 @@ async def navigate(tab: Tab, url: str, settings: Settings) -> NavigationResult:
     page = tab.page
     timeout = settings.timeouts.navigation_ms
     notes: list[str] = []
+    before = page.url
     try:
         response = await page.goto(url, wait_until="domcontentloaded", timeout=timeout)
     except Exception as exc:  # noqa: BLE001 - translated below
-        raise translate(exc, action="navigate", url=url, timeout_ms=timeout) from exc
+        error = translate(exc, action="navigate", url=url, timeout_ms=timeout)
+        await _restore(tab, before)
+        raise error from exc
     try:
         await page.wait_for_load_state("load", timeout=min(timeout, 10_000))
     except Exception:  # noqa: BLE001 - slow subresources are reported, not fatal
@@ -85,6 +88,17 @@ async def navigate(tab: Tab, url: str, settings: Settings) -> NavigationResult:
     except Exception:  # noqa: BLE001 - navigated again meanwhile
         title = ""
     return NavigationResult(page.url, response.status if response else None, title, tuple(notes))
+
+
+async def _restore(tab: Tab, before: str) -> None:
+    """After a failed load, go back to the page we were on, so a bad URL does not lose it."""
+    page = tab.page
+    try:
+        if page.url != before and (page.url.startswith("chrome-error:") or page.url == "about:blank"):
+            if before and before != "about:blank":
+                await page.go_back(wait_until="domcontentloaded", timeout=5_000)
+    except Exception:  # noqa: BLE001 - best effort; the error is what matters
+        pass
 
 
 def _frame_for_prefix(tab: Tab, prefix: str):

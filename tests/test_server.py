@@ -1,0 +1,98 @@
+"""End-to-end tests of the server shell through the real MCP stdio client: schemas, caps, read-on, errors."""
+
+from __future__ import annotations
+
+import pytest
+
+from browser_ctx import InvalidArgument, SchemeRefused
+from browser_ctx.browser.reading import normalise_url
+from tests.support.client import mcp_session, result_text, result_tokens
+
+pytestmark = pytest.mark.anyio
+
+
+def test_normalise_url():
+    assert normalise_url("example.com/a") == "https://example.com/a"
+    assert normalise_url("localhost:8000/x") == "http://localhost:8000/x"
+    assert normalise_url("127.0.0.1:9/") == "http://127.0.0.1:9/"
+    assert normalise_url("http://a.test/") == "http://a.test/"
+    for bad in ("javascript:alert(1)", "file:///etc/passwd", "data:text/html,hi"):
+        with pytest.raises(SchemeRefused):
+            normalise_url(bad)
+    assert normalise_url("file:///tmp/x.html", ("file",)) == "file:///tmp/x.html"
+    with pytest.raises(InvalidArgument):
+        normalise_url("  ")
+
+
+def one_line_error(result) -> str:
+    assert result.is_error, result_text(result)
+    text = result_text(result)
+    assert "\n" not in text and "Traceback" not in text and "Call log" not in text
+    return text
+
+
+async def test_tools_list_names_and_camelcase_params():
+    async with mcp_session() as s:
+        tools = {t.name: t for t in (await s.list_tools()).tools}
+        for name in ("browser_navigate", "browser_snapshot", "browser_text"):
+            assert name in tools
+            assert "maxTokens" in tools[name].input_schema["properties"]
+        assert "offset" in tools["browser_snapshot"].input_schema["properties"]
+        assert tools["browser_navigate"].input_schema["required"] == ["url"]
+
+
+async def test_navigate_card_read_on_and_errors(site):
+    async with mcp_session() as s:
+        nav = await s.call_tool("browser_navigate", {"url": f"{site}/article.html"})
+        assert not nav.is_error, result_text(nav)
+        card = result_text(nav)
+        assert "200" in card and nav.structured_content["status"] == 200
+        assert nav.structured_content["url"].endswith("/article.html")
+        assert result_tokens(nav) <= 2000
+
+        # A long article read in pages of 500 tokens: each page within its cap, pages join up exactly.
+        first = await s.call_tool("browser_text", {"maxTokens": 500})
+        meta = first.structured_content
+        assert not first.is_error and meta["truncated"] is True and result_tokens(first) <= 500
+        assert "offset=" in result_text(first).splitlines()[-1]
+        full_length, next_offset = meta["fullLength"], meta["nextOffset"]
+        body = result_text(first)[: next_offset]
+        second = await s.call_tool("browser_text", {"maxTokens": 500, "offset": next_offset})
+        assert not second.is_error and result_tokens(second) <= 500
+        assert second.structured_content["fullLength"] == full_length
+        assert second.structured_content.get("offset") == next_offset
+        whole = await s.call_tool("browser_text", {"maxTokens": 8000})
+        whole_text = result_text(whole)
+        assert whole_text.startswith(body + result_text(second)[:200])
+
+        # Bad input: one-line errors, and the page is still there afterwards.
+        err = one_line_error(await s.call_tool("browser_navigate", {"url": "javascript:alert(1)"}))
+        assert "javascript" in err and "--allow-scheme" in err
+        err = one_line_error(await s.call_tool("browser_navigate", {"url": "http://127.0.0.1:9/"}))
+        assert "net::ERR_" in err
+        err = one_line_error(await s.call_tool("browser_snapshot", {"target": "div[[["}))
+        assert "div[[[" in err
+        err = one_line_error(await s.call_tool("browser_snapshot", {"target": "#no-such-element"}))
+        assert "#no-such-element" in err and "No element" in err
+        err = one_line_error(await s.call_tool("browser_text", {"maxTokens": "lots"}))
+        assert "maxTokens" in err
+        err = one_line_error(await s.call_tool("browser_text", {"format": "pdf"}))
+        assert "format" in err
+        err = one_line_error(await s.call_tool("browser_text", {"bogus": 1}))
+        assert "bogus" in err
+        err = one_line_error(await s.call_tool("no_such_tool", {}))
+        assert "no_such_tool" in err
+
+        again = await s.call_tool("browser_text", {"maxTokens": 500})
+        assert not again.is_error
+        assert result_text(again)[:300] == result_text(first)[:300]
+
+
+async def test_target_matches_are_numbered(site):
+    async with mcp_session() as s:
+        await s.call_tool("browser_navigate", {"url": f"{site}/article.html"})
+        res = await s.call_tool("browser_text", {"target": "h2", "format": "text"})
+        assert not res.is_error, result_text(res)
+        n = res.structured_content["matches"]
+        assert n >= 2
+        assert f"match 1 of {n}" in result_text(res) and f"match {n} of {n}" in result_text(res)
