@@ -83,9 +83,13 @@ async def test_navigate_card_read_on_and_errors(site):
         err = one_line_error(await s.call_tool("no_such_tool", {}))
         assert "no_such_tool" in err
 
+        # Same call on an unchanged page: a few tokens; force re-sends it.
         again = await s.call_tool("browser_text", {"maxTokens": 500})
-        assert not again.is_error
-        assert result_text(again)[:300] == result_text(first)[:300]
+        assert not again.is_error and again.structured_content["unchanged"] is True
+        assert again.structured_content["fingerprint"] == meta["fingerprint"]
+        assert result_tokens(again) < 60
+        forced = await s.call_tool("browser_text", {"maxTokens": 500, "force": True})
+        assert result_text(forced)[:300] == result_text(first)[:300]
 
 
 async def test_target_matches_are_numbered(site):

@@ -57,6 +57,7 @@ class Tab:
         events: the tab's console/network capture.
         frame_ids: stable ids of the page's frames (used in refs and frame tags).
         captures: recent rendered results keyed by (tool, arguments), oldest first.
+        sent: fingerprint last sent per (tool, arguments, offset), for "unchanged since" replies.
     """
 
     id: int
@@ -64,6 +65,7 @@ class Tab:
     events: EventCapture
     frame_ids: Any = None
     captures: OrderedDict[str, Capture] = field(default_factory=OrderedDict)
+    sent: dict[str, str] = field(default_factory=dict)
 
     def keep(self, key: str, capture: Capture, limit: int) -> None:
         """Store ``capture`` under ``key``, keeping at most ``limit`` captures."""

@@ -15,6 +15,7 @@ one-line ``isError`` results, so every tool gets the same caps and metadata:
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 from typing import Any
@@ -89,51 +90,71 @@ async def _page_version(session: BrowserSession) -> str | None:
         return None
 
 
+def _fingerprint(text: str) -> str:
+    return hashlib.sha1(text.encode("utf-8", "surrogatepass")).hexdigest()[:12]
+
+
 async def call_tool(spec: ToolSpec, arguments: dict[str, Any] | None, session: BrowserSession,
                     settings: Settings) -> types.CallToolResult:
-    """Run one tool call end to end and return the MCP result (never raises for tool errors)."""
+    """Run one tool call end to end and return the MCP result (never raises for tool errors).
+
+    Notes for the model (a relaunched browser, a page changed since a capture) travel in a
+    separate text block before the result and in ``notes``, so offsets into the result stay
+    exact; their tokens count against ``maxTokens`` too.
+    """
     caps = settings.caps
     try:
         args = validate_arguments(spec, arguments)
         max_tokens = min(max(int(args.pop("maxTokens", caps.default_max_tokens)), caps.min_tokens),
                          caps.ceiling_tokens)
         offset = int(args.pop("offset", 0)) if spec.pageable else 0
+        force = bool(args.pop("force", False)) if spec.fingerprinted else False
         async with session.lock:
             key = _capture_key(spec.name, args)
             tab = session.peek_tab()
             capture = tab.captures.get(key) if (tab is not None and offset > 0) else None
             extra: dict[str, Any] = {}
+            notes: list[str] = []
             if capture is not None:
                 now = await _page_version(session)
                 if capture.version is not None and now is not None and now != capture.version:
                     extra["pageChanged"] = True
-                text, full_tokens, notes = capture.text, capture.full_tokens, []
+                    notes.append("The page changed since this result was captured; call without offset "
+                                 "for a fresh read.")
+                text, full_tokens = capture.text, capture.full_tokens
                 extra.update(capture.meta)
             else:
                 rendered: Rendered = await spec.handler(ToolCall(spec.name, args, session, settings))
-                notes = session.take_notes()
+                notes.extend(session.take_notes())
                 text = session.redactor.scrub(rendered.text)
                 full_tokens = count_tokens(text)
                 extra.update(rendered.meta)
                 tab = session.peek_tab()
+                if spec.fingerprinted:
+                    extra["fingerprint"] = _fingerprint(text)
                 if rendered.capture and spec.pageable and tab is not None:
-                    tab.keep(key, Capture(text, full_tokens, rendered.version, dict(rendered.meta)),
-                             caps.captures_per_tab)
-            if notes:
-                extra["notes"] = notes
-                prefix = "".join(f"[{n}]\n" for n in notes)
-                text = prefix + text
-                full_tokens = count_tokens(text)
-            if extra.get("pageChanged"):
-                extra.setdefault("notes", []).append(
-                    "The page changed since this result was captured; call without offset for a fresh read.")
+                    tab.keep(key, Capture(text, full_tokens, rendered.version, dict(extra)), caps.captures_per_tab)
+            if spec.fingerprinted and tab is not None and not force:
+                sent_key = f"{key}@{offset}@{max_tokens}"
+                fp = extra.get("fingerprint")
+                if fp and tab.sent.get(sent_key) == fp:
+                    body = f"Unchanged since {fp} (same tool, target and offset); pass force: true to re-send."
+                    return types.CallToolResult(content=[types.TextContent(type="text", text=body)],
+                                                structured_content={"unchanged": True, "fingerprint": fp})
+                if fp:
+                    tab.sent[sent_key] = fp
+        blocks: list[types.TextContent] = []
+        if notes:
+            extra["notes"] = notes
+            note_text = " ".join(f"[{n}]" for n in notes)
+            blocks.append(types.TextContent(type="text", text=note_text))
+            max_tokens = max(1, max_tokens - count_tokens(note_text))
         capped = cap(text, max_tokens=max_tokens, max_chars=caps.ceiling_chars, offset=offset,
                      extra_meta=extra, full_tokens=full_tokens)
-        return types.CallToolResult(content=[types.TextContent(type="text", text=capped.text)],
-                                    structured_content=capped.meta)
+        blocks.append(types.TextContent(type="text", text=capped.text))
+        return types.CallToolResult(content=blocks, structured_content=capped.meta)
     except BrowserCtxError as exc:
         return error_result(str(exc))
     except Exception as exc:  # noqa: BLE001 - nothing may crash the server
         log.exception("tool %s failed unexpectedly", spec.name)
         return error_result(str(translate(exc, action=spec.name.removeprefix("browser_").replace("_", " "))))
-

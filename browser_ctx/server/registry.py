@@ -27,6 +27,8 @@ __all__ = ["ToolSpec", "ToolCall", "Rendered", "MAX_TOKENS", "OFFSET", "TARGET"]
 MAX_TOKENS: dict[str, Any] = {"type": "integer", "minimum": 1}
 #: Schema of the ``offset`` parameter every cuttable tool takes (characters).
 OFFSET: dict[str, Any] = {"type": "integer", "minimum": 0}
+#: Schema of ``force``: re-send a result even if unchanged since the last identical call.
+FORCE: dict[str, Any] = {"type": "boolean", "description": "Re-send even if unchanged"}
 #: Schema of a ``target`` parameter: a ref or a Playwright selector.
 TARGET: dict[str, Any] = {"type": "string", "description": "Ref (e.g. e12) or Playwright selector"}
 
@@ -84,6 +86,8 @@ class ToolSpec:
         pageable: the result can be cut, so the tool takes ``offset``.
         caps: the ``--caps`` set the tool belongs to (``core``, ``debug``, ``vision``).
         read_only: MCP ``readOnlyHint``.
+        fingerprinted: the result carries a content ``fingerprint``; the same call on an unchanged
+            page returns "Unchanged since <fingerprint>" unless ``force`` is true.
     """
 
     name: str
@@ -94,6 +98,7 @@ class ToolSpec:
     pageable: bool = True
     caps: str = "core"
     read_only: bool = True
+    fingerprinted: bool = False
 
     def input_schema(self) -> dict[str, Any]:
         """Return the JSON schema of the tool's arguments, with ``maxTokens``/``offset`` added."""
@@ -101,6 +106,8 @@ class ToolSpec:
         props["maxTokens"] = MAX_TOKENS
         if self.pageable:
             props["offset"] = OFFSET
+        if self.fingerprinted:
+            props["force"] = FORCE
         schema: dict[str, Any] = {"type": "object", "properties": props, "additionalProperties": False}
         if self.required:
             schema["required"] = list(self.required)

@@ -129,6 +129,7 @@ TOOLS = [
                     "elements with refs, forms, tables; similar items folded.",
         properties={"target": TARGET},
         handler=snapshot,
+        fingerprinted=True,
     ),
     ToolSpec(
         name="browser_text",
@@ -139,5 +140,6 @@ TOOLS = [
             "links": {"type": "boolean", "description": "Keep link URLs (markdown)"},
         },
         handler=text,
+        fingerprinted=True,
     ),
 ]
