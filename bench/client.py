@@ -60,6 +60,7 @@ class CallRecord:
         image_bytes: total base64 length of image/audio parts (not counted as tokens).
         seconds: wall time of the call (request sent to result parsed).
         is_error: the result's ``isError`` flag, or ``True`` when the call raised.
+        raised: the call raised (timeout, closed connection, protocol error) instead of returning a result.
         error: the first line of the error message, if any.
         text: the joined text parts (for answer checks; not stored in the JSON output by default).
         structured: the structured content (dict or ``None``).
@@ -73,6 +74,7 @@ class CallRecord:
     image_bytes: int = 0
     seconds: float = 0.0
     is_error: bool = False
+    raised: bool = False
     error: str | None = None
     text: str = ""
     structured: dict[str, Any] | None = None
@@ -106,6 +108,7 @@ class Connection:
         except Exception as exc:  # noqa: BLE001 - protocol errors and timeouts are recorded, not raised
             rec.seconds = time.perf_counter() - t0
             rec.is_error = True
+            rec.raised = True
             rec.error = (str(exc) or type(exc).__name__).splitlines()[0][:300]
             return rec
         rec.seconds = time.perf_counter() - t0

@@ -59,6 +59,7 @@ class ServerSpec:
         navigate: ``(tool, argument name of the URL, extra arguments)``.
         snapshot: tool name of the page read (its natural snapshot), called with no arguments.
         console / network: tool names of the console and network listings (measure 5), or ``None``.
+        debug_args: arguments for those listings (default: none), keyed by tool name.
         temp_dirs: folders created for this launch (output dirs, config files); removed by :meth:`cleanup`.
     """
 
@@ -71,6 +72,7 @@ class ServerSpec:
     snapshot: str = "browser_snapshot"
     console: str | None = None
     network: str | None = None
+    debug_args: dict[str, dict] = field(default_factory=dict)
     temp_dirs: list[str] = field(default_factory=list)
 
     def navigate_call(self, url: str) -> tuple[str, dict]:
@@ -201,6 +203,8 @@ def playwright_mcp_spec(executable: str) -> ServerSpec:
         env=dict(NO_DOWNLOAD_ENV),
         navigate=("browser_navigate", "url", {}), snapshot="browser_snapshot",
         console="browser_console_messages", network="browser_network_requests",
+        # Their schema lists these defaulted parameters as required: send the defaults.
+        debug_args={"browser_console_messages": {"level": "info"}, "browser_network_requests": {"static": False}},
         temp_dirs=[tmp],
     )
 
