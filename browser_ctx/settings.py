@@ -45,6 +45,15 @@ class LaunchSettings:
         blocked_origins: origins whose requests are aborted.
         allowed_origins: if non-empty, only these origins may be requested (others aborted).
         viewport: ``(width, height)`` in CSS pixels (default 1280×800).
+        cdp_endpoint: connect to a running browser over the Chrome DevTools Protocol instead of launching
+            one (``--cdp-endpoint``; ``http://host:9222`` or ``ws://…``); default ``None``.
+        ws_endpoint: connect to a Playwright browser server (``playwright run-server`` / ``launchServer``)
+            instead of launching (``--ws-endpoint``); default ``None``.
+        remote_headers: extra HTTP headers sent when connecting to either endpoint, as ``(name, value)``
+            pairs (``--remote-header``), e.g. an auth token or ``x-playwright-launch-options``.
+        connect_timeout_ms: milliseconds one connection attempt may take (10,000).
+        connect_attempts: connection attempts per call before giving up (4), waiting 0.25 s, 0.5 s,
+            1 s … between them (exponential backoff).
     """
 
     executable_path: str | None = None
@@ -57,6 +66,11 @@ class LaunchSettings:
     blocked_origins: tuple[str, ...] = ()
     allowed_origins: tuple[str, ...] = ()
     viewport: tuple[int, int] = (1280, 800)
+    cdp_endpoint: str | None = None
+    ws_endpoint: str | None = None
+    remote_headers: tuple[tuple[str, str], ...] = ()
+    connect_timeout_ms: float = 10_000
+    connect_attempts: int = 4
 
 
 @dataclass(frozen=True)
