@@ -1,0 +1,606 @@
+/*
+ * browser-ctx in-page extractor: the browser half of docs/visible-html.md.
+ *
+ * One function expression, evaluated by Playwright in a frame's main world:
+ *   frame.evaluate(SCRIPT, {root?, framePrefix, maxValueChars, maxNameChars?, refBase?, versionOnly?})
+ *   elementHandle.evaluate(SCRIPT, {framePrefix, ...})   (the element is the root)
+ * Returns the visible HTML of root (default document.body, else documentElement) as a string;
+ * with {versionOnly: true} returns the page-state version string instead.
+ *
+ * State kept on window.__browserCtx (one per document):
+ *   refs: Map N -> WeakRef(element); ids: WeakMap element -> N; n: last N used;
+ *   prefix: the frame prefix of the last extraction; version: MutationObserver callback count.
+ * No line comments at the very end of this file: Python wraps it in parentheses.
+ */
+(arg0, arg1) => {
+  'use strict';
+  const isNode = arg0 != null && typeof arg0 === 'object' && typeof arg0.nodeType === 'number';
+  const opts = isNode ? Object.assign({}, arg1 || {}, { root: arg0 }) : (arg0 || {});
+  const win = window;
+  const doc = document;
+
+  /* ---------- per-document state: refs and the mutation counter ---------- */
+  let bc = win.__browserCtx;
+  if (!bc || bc.schema !== 1) {
+    bc = { schema: 1, refs: new Map(), ids: new WeakMap(), n: 0, prefix: '', version: 0,
+           observer: null, observed: null, pruneAt: 4096 };
+    try {
+      Object.defineProperty(win, '__browserCtx', { value: bc, configurable: true, writable: true, enumerable: false });
+    } catch (e) {
+      win.__browserCtx = bc;
+    }
+  }
+  if (bc.observed !== doc) {
+    try {
+      if (bc.observer) bc.observer.disconnect();
+      bc.observer = new MutationObserver(() => { bc.version += 1; });
+      bc.observer.observe(doc, { subtree: true, childList: true, attributes: true, characterData: true });
+      bc.observed = doc;
+    } catch (e) { /* no document yet: try again on the next call */ }
+  }
+  if (typeof opts.refBase === 'number' && opts.refBase > bc.n) bc.n = opts.refBase;
+  if (opts.versionOnly) return performance.timeOrigin + ':' + bc.version + ':' + location.href;
+
+  const prefix = typeof opts.framePrefix === 'string' ? opts.framePrefix : '';
+  bc.prefix = prefix;
+  const maxValue = opts.maxValueChars > 0 ? opts.maxValueChars : 200;
+  const maxName = opts.maxNameChars > 0 ? opts.maxNameChars : 200;
+  const root = opts.root || doc.body || doc.documentElement;
+  if (!root) return '';
+
+  if (bc.refs.size > bc.pruneAt) {           /* forget refs of collected elements now and then */
+    for (const [k, w] of bc.refs) if (!w.deref()) bc.refs.delete(k);
+    bc.pruneAt = Math.max(4096, bc.refs.size * 2);
+  }
+
+  /* ---------- constants ---------- */
+  const HTML_NS = 'http://www.w3.org/1999/xhtml';
+  const SVG_NS = 'http://www.w3.org/2000/svg';
+  const words = (s) => new Set(s.split(' '));
+  const DROP = words('script style template noscript head meta link base title object embed param source track ' +
+                     'datalist col colgroup wbr');
+  const KEEP = words('html body main header footer nav aside section article form fieldset legend h1 h2 h3 h4 h5 ' +
+    'h6 p ul ol li dl dt dd table caption thead tbody tfoot tr th td a button input select option optgroup ' +
+    'textarea label img figure figcaption pre code blockquote details summary dialog br hr iframe video audio ' +
+    'progress meter output address time abbr em strong');
+  /* geometry (size/clip/off-document) is not tested for these: they have no box of their own or break tables */
+  const NO_GEOMETRY = words('html body option optgroup tr td th thead tbody tfoot br');
+  /* leaves: children are never walked */
+  const LEAF = words('input textarea img iframe frame video audio progress meter canvas br hr');
+  /* replaced boxes: at most 1x1 px means hidden (tracking pixels, zero-size frames) */
+  const REPLACED = words('img iframe frame video canvas input textarea select');
+  const INTERACTIVE_ROLES = words('button link checkbox radio switch tab menuitem menuitemcheckbox menuitemradio ' +
+    'option combobox textbox searchbox slider spinbutton treeitem');
+  const CONTENT_NAME_ROLES = words('button link checkbox radio switch tab menuitem menuitemcheckbox menuitemradio ' +
+    'option treeitem cell columnheader rowheader heading tooltip');
+  const LANDMARK_TAGS = words('main nav aside header footer section search');
+  const LANDMARK_ROLES = words('banner main navigation complementary contentinfo region search form');
+  const NAMED_TAGS = words('img iframe frame dialog fieldset form table');
+  const ARIA = ['aria-expanded', 'aria-checked', 'aria-selected', 'aria-pressed', 'aria-current', 'aria-level',
+                'aria-disabled'];
+  const NO_VALUE_TYPES = words('password hidden file checkbox radio submit reset button image');
+  const BUTTON_TYPES = words('submit reset button image');
+  const PRUNABLE = words('div span p em strong code abbr time');
+
+  /* ---------- helpers ---------- */
+  const styles = new Map();
+  const style = (e) => {
+    let s = styles.get(e);
+    if (s === undefined) { s = win.getComputedStyle(e); styles.set(e, s); }
+    return s;
+  };
+  const isBlock = (d) => d === 'block' || d === 'flex' || d === 'grid' || d === 'list-item' || d === 'flow-root' ||
+    d.startsWith('table') || d.startsWith('block ') || d.endsWith(' list-item') || d === 'flow-root list-item';
+  const escText = (s) => (/[&<>\u0000]/.test(s)
+    ? s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\u0000/g, '\uFFFD') : s);
+  const escAttr = (s) => (/[&<>"\u0000]/.test(s)
+    ? s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
+       .replace(/\u0000/g, '\uFFFD') : s);
+  const collapse = (s) => s.replace(/[ \t\n\r\f]+/g, ' ').trim();
+  const cap = (s, n) => (s.length > n ? s.slice(0, n - 1) + '\u2026' : s);
+  const attr = (k, v) => ' ' + k + '="' + escAttr(String(v)) + '"';
+
+  const refFor = (e) => {
+    let n = bc.ids.get(e);
+    if (n === undefined) {
+      n = ++bc.n;
+      bc.ids.set(e, n);
+      bc.refs.set(n, new WeakRef(e));
+    }
+    return prefix + 'e' + n;
+  };
+
+  /* children in the flat tree: open shadow root instead of light children, slots resolved */
+  const flatChildren = (e) => {
+    if (e.localName === 'slot' && e.assignedNodes) {
+      const r = e.getRootNode();
+      if (r && r.host) return e.assignedNodes({ flatten: true });
+    }
+    const sr = e.shadowRoot;
+    return sr ? sr.childNodes : e.childNodes;
+  };
+
+  /* ---------- accessible names ---------- */
+  const byId = (e, id) => {
+    const r = e.getRootNode();
+    return (r && r.getElementById) ? r.getElementById(id) : doc.getElementById(id);
+  };
+
+  const svgName = (e) => {
+    if (e.getAttribute('aria-hidden') === 'true') return '';
+    const role = e.getAttribute('role');
+    if (role === 'presentation' || role === 'none') return '';
+    const lb = e.getAttribute('aria-labelledby');
+    if (lb) {
+      const s = collapse(lb.split(/\s+/).map((id) => { const t = id && byId(e, id); return t ? t.textContent : ''; })
+        .join(' '));
+      if (s) return s;
+    }
+    const al = e.getAttribute('aria-label');
+    if (al && al.trim()) return collapse(al);
+    for (let c = e.firstElementChild; c; c = c.nextElementSibling) {
+      if (c.localName === 'title') { const s = collapse(c.textContent); if (s) return s; }
+    }
+    const t = e.getAttribute('title');
+    return t ? collapse(t) : '';
+  };
+
+  /* text of a subtree for a name: includes visually hidden text (clipped, off-screen, zero size, opacity 0),
+     excludes display:none, [hidden], aria-hidden=true, and text under visibility:hidden. skip: a control to omit. */
+  const nameText = (start, includeHidden, skip) => {
+    const acc = [];
+    let len = 0;
+    const limit = maxName * 2;
+    const visit = (n, vis) => {
+      if (len > limit) return;
+      const t = n.nodeType;
+      if (t === 3) {
+        if (includeHidden || (vis !== 'hidden' && vis !== 'collapse')) { acc.push(n.data); len += n.data.length; }
+        return;
+      }
+      if (t !== 1 || n === skip) return;
+      const tag = n.localName;
+      if (DROP.has(tag)) return;
+      if (n.namespaceURI === SVG_NS) {
+        if (tag === 'svg') { const s = svgName(n); if (s) { acc.push(' ' + s + ' '); len += s.length; } }
+        return;
+      }
+      if (!includeHidden && (n.hasAttribute('hidden') || n.getAttribute('aria-hidden') === 'true')) return;
+      const cs = style(n);
+      if (!includeHidden && cs.display === 'none') return;
+      const al = n.getAttribute('aria-label');
+      if (al && al.trim()) { acc.push(' ' + al + ' '); len += al.length; return; }
+      if (tag === 'img' || (tag === 'input' && n.type === 'image')) {
+        const alt = n.getAttribute('alt');
+        if (alt) { acc.push(' ' + alt + ' '); len += alt.length; }
+        return;
+      }
+      if (tag === 'input') {
+        const ty = n.type;
+        const v = BUTTON_TYPES.has(ty) ? n.value : (NO_VALUE_TYPES.has(ty) ? '' : n.value);
+        if (v) { acc.push(' ' + v + ' '); len += v.length; }
+        return;
+      }
+      if (tag === 'textarea') { acc.push(' ' + n.value + ' '); len += n.value.length; return; }
+      if (tag === 'select') {
+        const o = n.selectedOptions && n.selectedOptions[0];
+        if (o) acc.push(' ' + o.text + ' ');
+        return;
+      }
+      if (tag === 'br') { acc.push(' '); return; }
+      if (tag === 'iframe' || tag === 'frame' || tag === 'canvas') return;
+      const block = isBlock(cs.display);
+      if (block) acc.push(' ');
+      const kids = flatChildren(n);
+      const vis2 = cs.visibility;
+      for (let i = 0; i < kids.length; i++) visit(kids[i], vis2);
+      if (block) acc.push(' ');
+    };
+    const kids = flatChildren(start);
+    const vis0 = start.nodeType === 1 ? style(start).visibility : 'visible';
+    for (let i = 0; i < kids.length; i++) visit(kids[i], vis0);
+    return collapse(acc.join(''));
+  };
+
+  /* the accessible name of e (accname 1.2, simplified); '' when it has none */
+  const accName = (e, tag, role) => {
+    const lb = e.getAttribute('aria-labelledby');
+    if (lb) {
+      const parts = [];
+      for (const id of lb.split(/\s+/)) {
+        const t = id && byId(e, id);
+        if (t) parts.push(t === e ? '' : (t.getAttribute('aria-label') || nameText(t, true, null)));
+      }
+      const s = collapse(parts.join(' '));
+      if (s) return s;
+    }
+    const al = e.getAttribute('aria-label');
+    if (al && al.trim()) return collapse(al);
+    if (tag === 'input') {
+      const ty = e.type;
+      if (ty === 'submit' || ty === 'reset' || ty === 'button') {
+        const v = collapse(e.value || '');
+        if (v) return v;
+        if (ty === 'submit') return 'Submit';
+        if (ty === 'reset') return 'Reset';
+      }
+      if (ty === 'image') {
+        const alt = collapse(e.getAttribute('alt') || '');
+        if (alt) return alt;
+      }
+    }
+    if (e.labels && e.labels.length && tag !== 'button') {
+      const parts = [];
+      for (const l of e.labels) parts.push(nameText(l, false, e));
+      const s = collapse(parts.join(' '));
+      if (s) return s;
+    }
+    if (tag === 'img') {
+      const alt = e.getAttribute('alt');
+      if (alt !== null) { const s = collapse(alt); if (s) return s; }
+    } else if (tag === 'fieldset') {
+      for (let c = e.firstElementChild; c; c = c.nextElementSibling) {
+        if (c.localName === 'legend') { const s = nameText(c, false, null); if (s) return s; break; }
+      }
+    } else if (tag === 'table') {
+      const c = e.caption;
+      if (c) { const s = nameText(c, false, null); if (s) return s; }
+    }
+    const fromContent = (role && CONTENT_NAME_ROLES.has(role)) ||
+      (!role && (tag === 'a' || tag === 'button' || tag === 'summary' || tag === 'option'));
+    if (fromContent) {
+      const s = nameText(e, false, null);
+      if (s) return s;
+    }
+    const title = e.getAttribute('title');
+    if (title && title.trim()) return collapse(title);
+    const ph = (tag === 'input' || tag === 'textarea') ? e.getAttribute('placeholder') : null;
+    if (ph && ph.trim()) return collapse(ph);
+    if (e.hasAttribute('contenteditable') && !fromContent) return '';
+    return '';
+  };
+
+  const isInteractive = (e, tag, role) => {
+    if (tag === 'a') return e.hasAttribute('href');
+    if (tag === 'button' || tag === 'select' || tag === 'textarea' || tag === 'summary') return true;
+    if (tag === 'input') return e.type !== 'hidden';
+    if (role && INTERACTIVE_ROLES.has(role)) return true;
+    const ce = e.getAttribute('contenteditable');
+    return ce !== null && ce !== 'false';
+  };
+
+  /* ---------- geometry ---------- */
+  const de = doc.documentElement;
+  const sx = win.scrollX;
+  const sy = win.scrollY;
+  const scrollW = de ? de.scrollWidth : 0;
+  const rtl = de ? style(de).direction === 'rtl' : false;
+  const minX = rtl ? (de.clientWidth - scrollW) : 0;
+  const maxX = rtl ? de.clientWidth : scrollW;
+
+  const lengths = (s) => s.match(/-?[\d.]+(?:e-?\d+)?(?:px|%)?|auto/g) || [];
+  /* clip: rect(t, r, b, l) on an absolutely positioned box: empty area means hidden */
+  const clipEmpty = (clip, w, h) => {
+    if (!clip || clip === 'auto' || !clip.startsWith('rect(')) return false;
+    const v = lengths(clip.slice(5));
+    if (v.length !== 4) return false;
+    const num = (x, dflt) => (x === 'auto' ? dflt : parseFloat(x));
+    const top = num(v[0], 0); const right = num(v[1], w); const bottom = num(v[2], h); const left = num(v[3], 0);
+    return bottom - top <= 0 || right - left <= 0;
+  };
+  /* clip-path: inset() that leaves nothing (inset(50%) or more), or circle(0) */
+  const clipPathEmpty = (cp, w, h) => {
+    if (!cp || cp === 'none') return false;
+    if (cp.startsWith('inset(')) {
+      const body = cp.slice(6, cp.indexOf(')') < 0 ? cp.length : cp.indexOf(')')).split(' round ')[0];
+      const v = lengths(body);
+      if (!v.length) return false;
+      const t = v[0]; const r = v[1] || t; const b = v[2] || t; const l = v[3] || r;
+      const px = (x, size) => (x.endsWith('%') ? parseFloat(x) * size / 100 : parseFloat(x));
+      return px(t, h) + px(b, h) >= h || px(l, w) + px(r, w) >= w;
+    }
+    return /^circle\(\s*0(?:px|%)?[\s)]/.test(cp) || /^ellipse\(\s*0(?:px|%)?\s/.test(cp);
+  };
+
+  /* why a rendered element is hidden by geometry/paint, or '' if it is not; sets state.measure */
+  const state = { measure: false };
+  const geometryHidden = (e, tag, cs) => {
+    state.measure = false;
+    if (cs.opacity === '0') return 'opacity';
+    if (cs.contentVisibility === 'hidden') return 'content-visibility';
+    const r = e.getBoundingClientRect();
+    const w = r.width;
+    const h = r.height;
+    const clips = cs.overflowX !== 'visible' || cs.overflowY !== 'visible';
+    if (w === 0 || h === 0) {
+      if (w === 0 && h === 0 && !clips && !REPLACED.has(tag)) state.measure = true;  /* content may overflow */
+      else if (w === 0 && h === 0) return 'zero-size';
+      else if (clips || REPLACED.has(tag)) return 'zero-size';
+    } else if (w <= 1 && h <= 1 && (clips || REPLACED.has(tag))) {
+      return 'clipped';
+    }
+    const pos = cs.position;
+    if ((pos === 'absolute' || pos === 'fixed') && clipEmpty(cs.clip, w, h)) return 'clipped';
+    if (clipPathEmpty(cs.clipPath, w, h)) return 'clipped';
+    const L = r.left + sx; const R = r.right + sx; const T = r.top + sy; const B = r.bottom + sy;
+    if ((R <= minX && L < minX) || (B <= 0 && T < 0) || (maxX > 0 && L >= maxX)) return 'off-document';
+    return '';
+  };
+
+  /* a visually hidden checkbox/radio/file input with a label: the label is what people click, keep the input */
+  const rescued = (e, tag) => {
+    if (tag !== 'input') return false;
+    const ty = e.type;
+    return (ty === 'checkbox' || ty === 'radio' || ty === 'file') && e.labels && e.labels.length > 0;
+  };
+
+  const textHasBox = (t) => {
+    const range = doc.createRange();
+    range.selectNodeContents(t);
+    const b = range.getBoundingClientRect();
+    return b.width > 0 || b.height > 0;
+  };
+
+  /* ---------- serialisation ---------- */
+  const out = [];
+  let lastSpace = true;     /* the output ends in whitespace or at a block boundary */
+
+  const emitText = (t, vis, pre, measure) => {
+    if (vis === 'hidden' || vis === 'collapse') return;
+    let s = t.data;
+    if (!s) return;
+    if (pre) {
+      if (measure && !textHasBox(t)) return;
+      out.push(escText(s));
+      lastSpace = /\s$/.test(s);
+      return;
+    }
+    s = s.replace(/[ \t\n\r\f]+/g, ' ');
+    if (lastSpace && s.charCodeAt(0) === 32) s = s.slice(1);
+    if (!s) return;
+    if (measure && s !== ' ' && !textHasBox(t)) return;
+    out.push(escText(s));
+    lastSpace = s.charCodeAt(s.length - 1) === 32;
+  };
+
+  /* drop a space the output ends with (before a block closes); never touches output before index `mark` */
+  const trimTrailingSpace = (mark) => {
+    const i = out.length - 1;
+    if (i <= mark) return;
+    const s = out[i];
+    if (s.charCodeAt(s.length - 1) !== 32) return;
+    if (s.length === 1) out.length = i;
+    else out[i] = s.slice(0, -1);
+  };
+
+  const walkChildren = (e, vis, pre, measure) => {
+    const kids = flatChildren(e);
+    for (let i = 0; i < kids.length; i++) {
+      const c = kids[i];
+      const t = c.nodeType;
+      if (t === 1) walk(c, vis, pre, measure);
+      else if (t === 3) emitText(c, vis, pre, measure);
+    }
+  };
+
+  const emitGraphic = (e, name) => {
+    out.push('<img' + attr('alt', cap(name, maxName)) + attr('data-name', cap(name, maxName)) + '>');
+    lastSpace = false;
+  };
+
+  const formAttrs = (e, tag) => {
+    let a = '';
+    if (tag === 'input') {
+      const ty = e.type;
+      a += attr('type', ty);
+      const nm = e.getAttribute('name'); if (nm) a += attr('name', nm);
+      const ph = e.getAttribute('placeholder'); if (ph) a += attr('placeholder', ph);
+      if ((ty === 'checkbox' || ty === 'radio') && e.checked) a += ' checked';
+      if (e.matches(':disabled')) a += ' disabled';
+      if (e.required) a += ' required';
+      if (e.readOnly && !BUTTON_TYPES.has(ty)) a += ' readonly';
+      if (e.multiple) a += ' multiple';
+      if (ty === 'password') a += attr('data-filled', e.value ? 'yes' : 'no');
+      else if (!NO_VALUE_TYPES.has(ty) && e.value) a += attr('data-value', cap(e.value, maxValue));
+    } else if (tag === 'textarea') {
+      const nm = e.getAttribute('name'); if (nm) a += attr('name', nm);
+      const ph = e.getAttribute('placeholder'); if (ph) a += attr('placeholder', ph);
+      if (e.matches(':disabled')) a += ' disabled';
+      if (e.required) a += ' required';
+      if (e.readOnly) a += ' readonly';
+      if (e.value) a += attr('data-value', cap(e.value, maxValue));
+    } else if (tag === 'select') {
+      const nm = e.getAttribute('name'); if (nm) a += attr('name', nm);
+      if (e.matches(':disabled')) a += ' disabled';
+      if (e.required) a += ' required';
+      if (e.multiple) a += ' multiple';
+    } else if (tag === 'button') {
+      const ty = e.getAttribute('type'); if (ty) a += attr('type', e.type);
+      const nm = e.getAttribute('name'); if (nm) a += attr('name', nm);
+      if (e.matches(':disabled')) a += ' disabled';
+    }
+    return a;
+  };
+
+  const walkOption = (e, tag) => {
+    if (tag === 'optgroup') {
+      let a = '<optgroup';
+      const lab = e.getAttribute('label'); if (lab) a += attr('label', lab);
+      if (e.disabled) a += ' disabled';
+      out.push(a + '>');
+      for (let c = e.firstElementChild; c; c = c.nextElementSibling) {
+        if (c.localName === 'option' && !c.hasAttribute('hidden') && style(c).display !== 'none') walkOption(c, 'option');
+      }
+      out.push('</optgroup>');
+      return;
+    }
+    let a = '<option';
+    if (e.selected) a += ' selected';
+    if (e.disabled) a += ' disabled';
+    out.push(a + '>' + escText(collapse(e.text)) + '</option>');
+  };
+
+  const walk = (e, pvis, pre, measure) => {
+    const tag = e.localName;
+    if (DROP.has(tag)) return;
+    if (e.namespaceURI === SVG_NS) {
+      if (tag === 'svg') {
+        const cs = style(e);
+        if (cs.display === 'none' || cs.visibility !== 'visible' || geometryHidden(e, 'svg', cs)) return;
+        const name = svgName(e);
+        if (name) emitGraphic(e, name);
+      }
+      return;
+    }
+    if (e.hasAttribute('hidden') || e.hasAttribute('inert') || e.getAttribute('aria-hidden') === 'true') return;
+    const cs = style(e);
+    const display = cs.display;
+    if (display === 'none') return;
+    if (tag === 'option' || tag === 'optgroup') { walkOption(e, tag); return; }
+    const vis = cs.visibility;
+    const ws = cs.whiteSpaceCollapse;
+    const preHere = ws ? (ws === 'preserve' || ws === 'break-spaces' || ws === 'preserve-breaks')
+      : /^pre|break-spaces/.test(cs.whiteSpace);
+    if (display === 'contents') { walkChildren(e, vis, preHere, measure); return; }
+    let childMeasure = false;
+    if (!NO_GEOMETRY.has(tag) && e !== de) {
+      const why = geometryHidden(e, tag, cs);
+      if (why && !rescued(e, tag)) return;
+      childMeasure = state.measure;
+    }
+    const block = isBlock(display);
+
+    /* visibility: hidden: the element itself is invisible; only visible descendants are kept */
+    if (vis === 'hidden' || vis === 'collapse') {
+      if (LEAF.has(tag) || tag === 'select' || tag === 'canvas') return;
+      const outTag = KEEP.has(tag) ? tag : (block ? 'div' : 'span');
+      const mark = out.length;
+      out.push('<' + outTag + '>');
+      if (block) lastSpace = true;
+      walkChildren(e, vis, preHere, childMeasure);
+      if (block && !preHere) trimTrailingSpace(mark);
+      if (out.length === mark + 1) out.length = mark;
+      else out.push('</' + outTag + '>');
+      if (block) lastSpace = true;
+      return;
+    }
+
+    if (tag === 'canvas') {
+      const name = accName(e, tag, e.getAttribute('role'));
+      if (name) emitGraphic(e, name);
+      return;
+    }
+    if (tag === 'iframe' || tag === 'frame') {
+      const fid = e.__browserCtxFrameId;
+      let a = '<bc-frame' + attr('data-frame', fid == null ? '' : fid);
+      const name = accName(e, tag, e.getAttribute('role'));
+      if (name) a += attr('data-name', cap(name, maxName));
+      out.push(a + '></bc-frame>');
+      lastSpace = true;
+      return;
+    }
+
+    const role = (e.getAttribute('role') || '').trim();
+    const role0 = role.split(/\s+/)[0];
+    const outTag = KEEP.has(tag) ? tag : (block ? 'div' : 'span');
+    const interactive = isInteractive(e, tag, role0);
+    let a = '<' + outTag;
+    const cls = e.getAttribute('class');
+    if (cls) {
+      const toks = cls.trim().split(/\s+/, 3).join(' ');
+      if (toks) a += attr('class', toks);
+    }
+    if (role) a += attr('role', role);
+    if (tag === 'a') {
+      const href = e.getAttribute('href');
+      if (href !== null) {
+        let h = e.href || href;
+        const low = h.slice(0, 11).toLowerCase();
+        if (low.startsWith('javascript:')) h = 'javascript:';
+        else if (low.startsWith('data:')) h = 'data:';
+        a += attr('href', h);
+      }
+    }
+    if (tag === 'img') {
+      const alt = e.getAttribute('alt');
+      if (alt !== null) a += attr('alt', cap(collapse(alt), maxName));
+    }
+    let named = interactive || NAMED_TAGS.has(tag) || LANDMARK_TAGS.has(tag) || LANDMARK_ROLES.has(role0);
+    if (named) {
+      const landmarkOnly = !interactive && !NAMED_TAGS.has(tag);
+      let name;
+      if (landmarkOnly) {
+        const lb = e.getAttribute('aria-labelledby');
+        const al = e.getAttribute('aria-label');
+        name = lb ? accName(e, tag, role0) : (al ? collapse(al) : collapse(e.getAttribute('title') || ''));
+      } else {
+        name = accName(e, tag, role0);
+      }
+      if (name) a += attr('data-name', cap(name, maxName));
+    }
+    if (interactive) a += attr('data-ref', refFor(e));
+    if (tag === 'input' || tag === 'textarea' || tag === 'select' || tag === 'button') a += formAttrs(e, tag);
+    else if (interactive && tag !== 'a' && tag !== 'summary') {
+      const ce = e.getAttribute('contenteditable');
+      if (ce !== null && ce !== 'false') {
+        const v = collapse(e.textContent || '');
+        if (v) a += attr('data-value', cap(v, maxValue));
+      }
+    }
+    if ((tag === 'details' || tag === 'dialog') && e.open) a += ' open';
+    for (let i = 0; i < ARIA.length; i++) {
+      const v = e.getAttribute(ARIA[i]);
+      if (v !== null) a += attr(ARIA[i], v);
+    }
+    if (tag === 'td' || tag === 'th') {
+      if (e.colSpan > 1) a += attr('colspan', e.colSpan);
+      if (e.rowSpan > 1) a += attr('rowspan', e.rowSpan);
+    }
+
+    if (tag === 'br' || tag === 'hr' || tag === 'img' || tag === 'input') {
+      out.push(a + '>');
+      lastSpace = tag !== 'img' && tag !== 'input';
+      return;
+    }
+    const mark = out.length;
+    out.push(a + '>');
+    if (block) lastSpace = true;
+    if (tag === 'details' && !e.open) {
+      for (let c = e.firstElementChild; c; c = c.nextElementSibling) {
+        if (c.localName === 'summary') { walk(c, vis, preHere, childMeasure); break; }
+      }
+    } else if (!LEAF.has(tag)) {
+      walkChildren(e, vis, preHere, childMeasure);
+    }
+    if (block && !preHere) trimTrailingSpace(mark);
+    if (out.length === mark + 1 && PRUNABLE.has(outTag) && !role && !interactive && !named) {
+      out.length = mark;     /* an empty wrapper shows nothing */
+    } else {
+      out.push('</' + outTag + '>');
+      if (!block && (tag === 'textarea' || tag === 'select')) lastSpace = false;
+    }
+    if (block) lastSpace = true;
+  };
+
+  /* ---------- the root ---------- */
+  if (root !== doc.body && root !== de) {
+    /* a root inside the page: nothing if it or an ancestor hides it */
+    for (let n = root; n; n = n.parentNode || n.host) {
+      if (n.nodeType === 1 && (n.hasAttribute('hidden') || n.hasAttribute('inert') ||
+          n.getAttribute('aria-hidden') === 'true')) return '';
+    }
+    if (root.checkVisibility && !root.checkVisibility({ opacityProperty: true, contentVisibilityAuto: false })) {
+      return '';
+    }
+  }
+  const parent = root.parentElement || (root.parentNode && root.parentNode.host) || null;
+  const pvis = parent ? style(parent).visibility : 'visible';
+  let ppre = false;
+  if (parent) {
+    const pcs = style(parent);
+    const ws = pcs.whiteSpaceCollapse;
+    ppre = ws ? ws !== 'collapse' : /^pre|break-spaces/.test(pcs.whiteSpace);
+  }
+  if (root.nodeType === 1) walk(root, pvis, ppre, false);
+  return out.join('');
+}

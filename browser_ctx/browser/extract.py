@@ -1,0 +1,331 @@
+"""Read a live page as *visible HTML* (the browser half of ``docs/visible-html.md``).
+
+The work happens in ``extract.js``, evaluated by Playwright in each frame's main world. This module runs it,
+extracts child frames (cross-origin ones too) and splices them into their ``<bc-frame>`` placeholders,
+resolves refs (``e12``, ``f3e12``) through the ``bcref`` selector engine, and reads a page-state version.
+
+Typical use::
+
+    await register_ref_engine(playwright)          # once per Playwright instance
+    ids = FrameIds()                               # one per page, kept as long as the page lives
+    html = await extract_frame(page.main_frame, frame_ids=ids)
+    await page.locator("bcref=e12").click()
+"""
+
+from __future__ import annotations
+
+import asyncio
+import html as _html
+import re
+from importlib import resources
+from typing import TYPE_CHECKING
+
+from .._errors import ActionTimeout, InvalidArgument, PageError, translate
+
+if TYPE_CHECKING:
+    from playwright.async_api import ElementHandle, Frame, Locator, Page, Playwright
+
+__all__ = [
+    "SCRIPT",
+    "REF_ENGINE",
+    "REF_ENGINE_NAME",
+    "DEFAULT_TIMEOUT_MS",
+    "MAX_VALUE_CHARS",
+    "FrameIds",
+    "extract_frame",
+    "extract_locator",
+    "register_ref_engine",
+    "ref_frame_prefix",
+    "is_ref",
+    "page_version",
+]
+
+#: The extractor: one JavaScript function expression (see the header of ``extract.js`` for its arguments).
+SCRIPT: str = resources.files(__package__).joinpath("extract.js").read_text(encoding="utf-8").strip()
+
+#: Milliseconds :func:`extract_frame` / :func:`extract_locator` wait in total before raising ActionTimeout.
+DEFAULT_TIMEOUT_MS = 15_000
+#: Characters of a field's current value kept in ``data-value``.
+MAX_VALUE_CHARS = 200
+
+# Runs SCRIPT and also returns the registry's ref counter, so refs keep growing across documents of a frame
+# (a ref from an earlier page then matches nothing instead of a new page's element).
+_WITH_COUNTER = ("(opts) => { const html = (\n" + SCRIPT + "\n)(opts); const bc = window.__browserCtx; "
+                 "return [html, bc ? bc.n : 0]; }")
+_MARK_FRAME = "(el, id) => { el.__browserCtxFrameId = id }"
+_REF_RE = re.compile(r"(f[1-9][0-9]*)?e([1-9][0-9]*)")
+_BODY_OPEN = re.compile(r"^<(body|html)\b[^>]*>")
+
+#: Name of the selector engine that resolves refs: ``page.locator("bcref=e12")``.
+REF_ENGINE_NAME = "bcref"
+
+#: Source of the ``bcref`` engine. Runs in the page's main world, where ``window.__browserCtx`` lives.
+REF_ENGINE = r"""(() => {
+  const find = (root, selector) => {
+    const bc = window.__browserCtx;
+    if (!bc || !bc.refs) return null;
+    const m = /^\s*(f[1-9][0-9]*)?e([1-9][0-9]*)\s*$/.exec(selector);
+    if (!m || (m[1] || '') !== bc.prefix) return null;
+    const w = bc.refs.get(Number(m[2]));
+    const el = w && w.deref();
+    if (!el || !el.isConnected || el.ownerDocument !== document) return null;
+    if (root && root !== document && root.nodeType !== 9) {
+      let n = el;
+      while (n && n !== root) n = n.parentNode || n.host;
+      if (!n) return null;
+    }
+    return el;
+  };
+  return {
+    query(root, selector) { return find(root, selector); },
+    queryAll(root, selector) { const el = find(root, selector); return el ? [el] : []; },
+  };
+})()"""
+
+
+class FrameIds:
+    """Stable ids for the frames of one page: the main frame is ``''``, child frames ``'f1'``, ``'f2'``, ….
+
+    Keyed by Playwright :class:`Frame` objects, which stay the same object while the frame lives (also across
+    its navigations). Keep one instance per page for the page's lifetime; ids are never reused. It also keeps,
+    per frame, the highest ref number handed out, so a frame's refs keep counting up across its documents.
+    """
+
+    def __init__(self) -> None:
+        self._ids: dict[Frame, str] = {}
+        self._next = 1
+        self._ref_high: dict[Frame, int] = {}
+        self._marked: set[Frame] = set()
+
+    def id_for(self, frame: Frame) -> str:
+        """Return ``''`` for a main frame, else this frame's ``'f<N>'`` id (assigned on first sight)."""
+        if frame.parent_frame is None:
+            return ""
+        fid = self._ids.get(frame)
+        if fid is None:
+            fid = f"f{self._next}"
+            self._next += 1
+            self._ids[frame] = fid
+        return fid
+
+    def frame_for(self, page: Page, prefix: str) -> Frame | None:
+        """Return the attached frame of ``page`` whose id is ``prefix`` (``''`` = main frame), or ``None``."""
+        if prefix == "":
+            return page.main_frame
+        for frame, fid in self._ids.items():
+            if fid == prefix:
+                if frame.is_detached() or frame.page is not page:
+                    return None
+                return frame
+        return None
+
+    def _forget_detached(self) -> None:
+        for frame in [f for f in self._marked if f.is_detached()]:
+            self._marked.discard(frame)
+            self._ref_high.pop(frame, None)
+
+
+async def _mark_child(child: Frame, frame_ids: FrameIds) -> None:
+    """Store the child's id on its ``<iframe>`` element (main world), once per frame; never raises."""
+    if child in frame_ids._marked:
+        return
+    try:
+        handle = await child.frame_element()
+        try:
+            await handle.evaluate(_MARK_FRAME, frame_ids.id_for(child))
+        finally:
+            await handle.dispose()
+        frame_ids._marked.add(child)
+    except Exception:  # noqa: BLE001 - a detached/crashed child frame just stays an empty placeholder
+        pass
+
+
+def _strip_document_wrapper(fragment: str) -> str:
+    """Drop the outer ``<body …>…</body>`` (or ``<html>``) of a child frame so it nests inside its placeholder."""
+    m = _BODY_OPEN.match(fragment)
+    if m:
+        close = f"</{m.group(1)}>"
+        if fragment.endswith(close):
+            return fragment[m.end():-len(close)]
+    return fragment
+
+
+async def _extract(frame: Frame, frame_ids: FrameIds, root: ElementHandle | None, budget_s: float) -> str:
+    """One frame (or ``root`` in it) plus its child frames, spliced. Raises what Playwright raises."""
+    children = [c for c in frame.child_frames if not c.is_detached()]
+    if children:
+        await asyncio.gather(*(_mark_child(c, frame_ids) for c in children))
+    opts: dict = {"framePrefix": frame_ids.id_for(frame), "maxValueChars": MAX_VALUE_CHARS,
+                  "refBase": frame_ids._ref_high.get(frame, 0)}
+    if root is not None:
+        opts["root"] = root
+    html, counter = await frame.evaluate(_WITH_COUNTER, opts)
+    if isinstance(counter, (int, float)) and counter > frame_ids._ref_high.get(frame, 0):
+        frame_ids._ref_high[frame] = int(counter)
+    if "<bc-frame" not in html:
+        return html
+    wanted = [(frame_ids.id_for(c), c) for c in children]
+    wanted = [(fid, c) for fid, c in wanted if f'<bc-frame data-frame="{fid}"' in html]
+    if not wanted:
+        return html
+    child_budget = max(0.5, budget_s * 0.5)
+
+    async def child_html(child: Frame) -> str:
+        try:
+            return _strip_document_wrapper(await asyncio.wait_for(_extract(child, frame_ids, None, child_budget),
+                                                                  child_budget))
+        except Exception:  # noqa: BLE001 - never raise for a child frame: leave its placeholder empty
+            return ""
+
+    inner = await asyncio.gather(*(child_html(c) for _, c in wanted))
+    for (fid, child), body in zip(wanted, inner):
+        url = _html.escape(child.url, quote=True)
+        pattern = re.compile(r'<bc-frame data-frame="' + re.escape(fid) + r'"([^>]*)></bc-frame>')
+        html = pattern.sub(lambda m, url=url, body=body: f'<bc-frame data-frame="{fid}" data-url="{url}"'
+                           f"{m.group(1)}>{body}</bc-frame>", html, count=1)
+    return html
+
+
+async def extract_frame(frame: Frame, *, frame_ids: FrameIds, root: ElementHandle | None = None,
+                        timeout_ms: float = DEFAULT_TIMEOUT_MS) -> str:
+    """Return the visible HTML of ``frame`` (or of ``root``, an element in that frame), child frames spliced in.
+
+    The result follows ``docs/visible-html.md``: the root element itself is serialised (``<body>…</body>`` for a
+    whole frame); each child frame inside it becomes ``<bc-frame data-frame="f1" data-url="URL">…</bc-frame>``
+    holding that frame's own visible HTML (cross-origin frames too). A child frame that is detached, crashed or
+    too slow leaves its placeholder empty; it never raises. A ``root`` that is hidden yields ``''``.
+
+    Args:
+        frame: the Playwright frame to read (``page.main_frame`` for the whole page).
+        frame_ids: the page's :class:`FrameIds`; gives ref prefixes and frame ids.
+        root: an element handle in ``frame`` to read instead of the whole document.
+        timeout_ms: milliseconds for the whole read, child frames included (default 15,000).
+
+    Returns:
+        The visible HTML string (characters, not tokens; not capped).
+
+    Raises:
+        ActionTimeout: the read took longer than ``timeout_ms``.
+        PageError: the frame navigated, closed or crashed during the read.
+    """
+    frame_ids._forget_detached()
+    budget = max(0.001, timeout_ms / 1000)
+    try:
+        return await asyncio.wait_for(_extract(frame, frame_ids, root, budget), budget)
+    except (asyncio.TimeoutError, TimeoutError) as exc:
+        raise ActionTimeout(f"Timed out after {timeout_ms:.0f} ms reading the page; it may be busy. "
+                            "Try again, or read a smaller part with a selector.") from exc
+    except Exception as exc:  # noqa: BLE001 - every Playwright error becomes one of ours
+        raise translate(exc, action="read the page") from exc
+
+
+def _locator_text(locator: Locator) -> str:
+    impl = getattr(locator, "_impl_obj", None)
+    return str(getattr(impl, "_selector", None) or locator)
+
+
+async def extract_locator(locator: Locator, *, frame_ids: FrameIds, timeout_ms: float = DEFAULT_TIMEOUT_MS,
+                          target: str | None = None) -> list[str]:
+    """Return the visible HTML of every element ``locator`` matches, in document order.
+
+    Each element is read with :func:`extract_frame` in its own frame (frames inside it are spliced in).
+    An element that is hidden gives ``''`` in its slot. A locator that matches nothing returns ``[]``
+    (the caller decides whether that is a :class:`SelectorError`).
+
+    Args:
+        locator: any Playwright locator (CSS, ``text=``, ``role=``, ``bcref=e12``, chained, in frames).
+        frame_ids: the page's :class:`FrameIds`.
+        timeout_ms: milliseconds for the whole read (default 15,000).
+        target: how to name the selector in error messages (default: the locator's selector string).
+
+    Returns:
+        A list of visible-HTML strings, one per matched element.
+
+    Raises:
+        SelectorError: the selector is malformed.
+        ActionTimeout: the read took longer than ``timeout_ms``.
+        PageError: the page navigated or closed during the read.
+    """
+    name = target or _locator_text(locator)
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + max(0.001, timeout_ms / 1000)
+    try:
+        if await locator.count() == 0:
+            return []
+        handles = await locator.element_handles()
+    except Exception as exc:  # noqa: BLE001
+        raise translate(exc, action="read", target=name) from exc
+    results: list[str] = []
+    try:
+        for handle in handles:
+            frame = await handle.owner_frame()
+            if frame is None:
+                results.append("")
+                continue
+            left_ms = max(1.0, (deadline - loop.time()) * 1000)
+            results.append(await extract_frame(frame, frame_ids=frame_ids, root=handle, timeout_ms=left_ms))
+    except Exception as exc:  # noqa: BLE001
+        raise translate(exc, action="read", target=name) from exc
+    finally:
+        for handle in handles:
+            try:
+                await handle.dispose()
+            except Exception:  # noqa: BLE001 - the page may be gone already
+                pass
+    return results
+
+
+async def register_ref_engine(playwright: Playwright) -> None:
+    """Register the ``bcref`` selector engine on ``playwright.selectors`` (idempotent).
+
+    ``frame.locator("bcref=e12")`` then matches exactly the element the extractor registered as ``e12`` in that
+    frame, if it is still connected to the frame's current document, and nothing otherwise. The engine runs in
+    the main world (it reads ``window.__browserCtx``). Registering after contexts exist is fine: Playwright
+    pushes the engine to existing contexts too.
+    """
+    from playwright.async_api import Error as PlaywrightError
+
+    try:
+        await playwright.selectors.register(REF_ENGINE_NAME, REF_ENGINE, content_script=False)
+    except PlaywrightError as exc:
+        if "already registered" not in str(exc):
+            raise translate(exc, action="register the ref selector engine") from exc
+
+
+def is_ref(target: str) -> bool:
+    """Return True if ``target`` is a ref such as ``e12`` (main frame) or ``f3e12`` (child frame f3)."""
+    return isinstance(target, str) and _REF_RE.fullmatch(target.strip()) is not None
+
+
+def ref_frame_prefix(ref: str) -> str:
+    """Return the frame id of ``ref``: ``''`` for ``e12``, ``'f3'`` for ``f3e12``.
+
+    Raises:
+        InvalidArgument: ``ref`` is not a ref.
+    """
+    m = _REF_RE.fullmatch(ref.strip()) if isinstance(ref, str) else None
+    if m is None:
+        raise InvalidArgument(f"{ref!r} is not a ref; refs look like e12 or f3e12 (from browser_snapshot).")
+    return m.group(1) or ""
+
+
+async def page_version(page: Page) -> str:
+    """Return an opaque string that changes when the main document navigates or its DOM mutates.
+
+    Built from the document's ``performance.timeOrigin`` (new per document), a MutationObserver counter kept in
+    ``window.__browserCtx.version`` (installed here if no extraction has run yet) and ``location.href``.
+    Mutations made before the observer was installed are not counted; compare versions, never parse them.
+
+    Raises:
+        PageError: the page closed or kept navigating.
+    """
+    for attempt in range(3):
+        try:
+            return await page.main_frame.evaluate(SCRIPT, {"versionOnly": True})
+        except Exception as exc:  # noqa: BLE001
+            low = str(exc).lower()
+            if attempt < 2 and ("context was destroyed" in low or "navigat" in low):
+                await asyncio.sleep(0.05)
+                continue
+            raise translate(exc, action="read the page version") from exc
+    raise PageError("The page kept navigating while reading its version; call again.")
