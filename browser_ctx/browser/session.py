@@ -19,11 +19,12 @@ from urllib.parse import urlsplit
 
 from playwright.async_api import Browser, BrowserContext, Page, Playwright, async_playwright
 
-from .._errors import BrowserLaunchError, PageError
+from .._errors import BrowserCtxError, BrowserLaunchError, PageError
 from ..core.redact import Redactor
 from ..settings import Settings
 from .events import EventCapture
 from .launcher import chromium_args, find_executable
+from .remote import BrowserProvider, RemoteBrowser
 
 __all__ = ["BrowserSession", "Tab", "Capture"]
 
@@ -76,9 +77,21 @@ class Tab:
 
 
 class BrowserSession:
-    """Owns the browser for one MCP session. All methods are coroutine-safe under :attr:`lock`."""
+    """Owns the browser for one MCP session. All methods are coroutine-safe under :attr:`lock`.
 
-    def __init__(self, settings: Settings, redactor: Redactor | None = None) -> None:
+    Args:
+        settings: server settings.
+        redactor: shared secret scrubber (default: a new one).
+        provider: where the browser comes from when this session does not launch its own: a
+            browser shared by HTTP sessions or a remote one (:mod:`.remote`). Default ``None``
+            launches one here, or, when ``settings.launch`` names a ``cdp_endpoint`` /
+            ``ws_endpoint``, connects to it (a :class:`~.remote.RemoteBrowser` this session owns).
+        adopt_existing: with a provider, use the remote browser's existing default context (so tabs
+            opened before connecting are listed) instead of a fresh one (default ``True``).
+    """
+
+    def __init__(self, settings: Settings, redactor: Redactor | None = None, *,
+                 provider: BrowserProvider | None = None, adopt_existing: bool = True) -> None:
         self.settings = settings
         self.redactor = redactor or Redactor(settings.events.redact)
         #: Serialises tool calls: one call at a time per session.
@@ -93,6 +106,16 @@ class BrowserSession:
         self._launched_once = False
         self._notes: list[str] = []
         self.executable: str | None = None
+        self._owns_provider = False
+        if provider is None and (settings.launch.cdp_endpoint or settings.launch.ws_endpoint):
+            provider = RemoteBrowser(settings.launch)
+            self._owns_provider = True
+        #: The provider the browser comes from, or ``None`` when this session launches its own.
+        self.provider = provider
+        self._adopt_existing = adopt_existing
+        self._owns_context = True  # False for a remote browser's default context we adopted
+        self._kept_pages: set[Page] = set()  # tabs of an adopted context that were there before us
+        self._on_disconnect: tuple[Browser, Any] | None = None
 
     async def __aenter__(self) -> BrowserSession:
         return self
@@ -116,7 +139,8 @@ class BrowserSession:
         if self._context is not None and not self._lost:
             return self._context
         if self._lost:
-            self._notes.append("The browser had closed or crashed; relaunched it (tabs and page state were lost).")
+            self._notes.append(self.provider.lost_note() if self.provider is not None else
+                               "The browser had closed or crashed; relaunched it (tabs and page state were lost).")
             await self._discard()
         elif self._launched_once:
             self._notes.append("Relaunched the browser (it was closed with browser_close).")
@@ -127,9 +151,9 @@ class BrowserSession:
 
     async def _launch(self) -> None:
         launch = self.settings.launch
-        executable = find_executable(launch)
+        executable = self.provider.label if self.provider is not None else find_executable(launch)
         self.executable = executable
-        if self._pw is None:
+        if self._pw is None and self.provider is None:
             self._pw = await async_playwright().start()
             try:
                 from .extract import register_ref_engine
@@ -143,7 +167,13 @@ class BrowserSession:
             "accept_downloads": True,
         }
         try:
-            if launch.user_data_dir:
+            if self.provider is not None:
+                if launch.storage_state:
+                    context_opts["storage_state"] = launch.storage_state
+                self._context, self._owns_context = await self.provider.open_context(
+                    context_opts, adopt_existing=self._adopt_existing)
+                self._browser = self._context.browser
+            elif launch.user_data_dir:
                 self._context = await self._pw.chromium.launch_persistent_context(
                     launch.user_data_dir, executable_path=executable, headless=launch.headless,
                     args=chromium_args(launch), **context_opts)
@@ -154,19 +184,25 @@ class BrowserSession:
                 if launch.storage_state:
                     context_opts["storage_state"] = launch.storage_state
                 self._context = await self._browser.new_context(**context_opts)
+        except BrowserCtxError:
+            raise
         except Exception as exc:  # noqa: BLE001 - every launch failure becomes one line
             from .._errors import one_line
             raise BrowserLaunchError(f"Could not start {executable}: {one_line(str(exc), 240)}") from exc
         self._lost = False
         context = self._context
         if self._browser is not None:
-            self._browser.on("disconnected", lambda _b: self._mark_lost())
+            def on_disconnect(_b: Browser) -> None:
+                self._mark_lost()
+            self._browser.on("disconnected", on_disconnect)
+            self._on_disconnect = (self._browser, on_disconnect)
         context.on("close", lambda _c: self._mark_lost())
         context.on("page", lambda page: asyncio.ensure_future(self._adopt(page)))
         context.set_default_timeout(self.settings.timeouts.action_ms)
         context.set_default_navigation_timeout(self.settings.timeouts.navigation_ms)
         if launch.blocked_origins or launch.allowed_origins:
             await context.route("**/*", self._filter_origin)
+        self._kept_pages = set() if self._owns_context else set(context.pages)
         for page in list(context.pages):
             await self._adopt(page)
         log.info("launched %s (%s)", executable, self._browser.version if self._browser else "persistent")
@@ -218,9 +254,22 @@ class BrowserSession:
         self._tabs.clear()
         self._current = None
         browser, context = self._browser, self._context
+        owned, kept = self._owns_context, self._kept_pages
         self._browser = self._context = None
         self._lost = False
-        for closer in (context, browser):
+        self._owns_context, self._kept_pages = True, set()
+        if self._on_disconnect is not None:
+            source, handler = self._on_disconnect
+            self._on_disconnect = None
+            source.remove_listener("disconnected", handler)
+        closers: list[Any] = []
+        if context is not None and not owned:  # an adopted context: close only the tabs we opened
+            closers.extend(p for p in context.pages if p not in kept)
+        elif context is not None:
+            closers.append(context)
+        if self.provider is None:  # a provider's browser outlives this session
+            closers.append(browser)
+        for closer in closers:
             if closer is not None:
                 try:
                     await asyncio.wait_for(closer.close(), 5)
@@ -241,6 +290,8 @@ class BrowserSession:
     async def close(self) -> None:
         """Close the browser and stop Playwright."""
         await self.close_browser()
+        if self._owns_provider and self.provider is not None:
+            await self.provider.close()
         if self._pw is not None:
             pw, self._pw = self._pw, None
             try:
