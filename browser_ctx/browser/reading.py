@@ -104,10 +104,7 @@ async def _restore(tab: Tab, before: str) -> None:
 def _frame_for_prefix(tab: Tab, prefix: str):
     if not prefix:
         return tab.page.main_frame
-    for frame in tab.page.frames:
-        if tab.frame_ids is not None and tab.frame_ids.id_of(frame) == prefix:
-            return frame
-    return None
+    return tab.frame_ids.frame_for(tab.page, prefix) if tab.frame_ids is not None else None
 
 
 def resolve_target(tab: Tab, target: str) -> Locator:
