@@ -1,0 +1,406 @@
+"""Safe, compact rendering of a ``browser_evaluate`` result (pure: JSON text in, text out).
+
+Two halves:
+
+- :data:`SERIALISER_JS` is the in-page serialiser. It turns any JavaScript value into
+  plain JSON, replacing what JSON cannot hold, or what would be huge, with *markers*:
+  one-key objects whose key starts with ``$`` (see the table). It never throws (a getter
+  that throws becomes a ``$threw`` marker), never follows a reference twice, and stops at
+  fixed limits, so a 10 MB string or a million-item array costs a bounded amount to
+  transfer.
+- :func:`render_result` renders that JSON for the model: strings at the top level as
+  they are, everything else as compact JSON-like text (one line when short, indented
+  one space per level when long, so the capper can cut at line boundaries), markers as
+  short readable forms; and a one-line summary of what was replaced.
+
+Markers (``{"$kind": value}``; ``value`` shapes below):
+
+=================  =========================================  ===========================
+marker             meaning                                    rendered as
+=================  =========================================  ===========================
+``$undefined``     ``undefined``                              ``undefined``
+``$number``        ``NaN``, ``Infinity``, ``-Infinity``, -0   the number as JS writes it
+``$bigint``        a BigInt, as decimal digits                ``123n``
+``$symbol``        a Symbol's description                     ``Symbol(x)``
+``$function``      ``{name, source}`` (source ≤ 120 chars)    ``[Function name]``
+``$node``          a DOM node: ``{tag, text}`` (≤ 80 chars)   ``<div#id.cls> "text"``
+``$window``        a Window                                   ``[Window]``
+``$ref``           a path already shown (cycle or shared)     ``[Circular $.a.b]``
+``$string``        ``{head, length}``: a long string cut      ``"head…" (+N chars)``
+``$more``          items/keys left out of a container         ``… N more``
+``$depth``         nesting too deep, the value's type         ``[Object]``
+``$date``          ISO date string                            ``Date(2024-…)``
+``$regexp``        ``/source/flags``                          the regexp
+``$error``         ``{name, message}``                        ``[TypeError: msg]``
+``$map``/``$set``  entries / values (limited like arrays)     ``Map{k => v}``/``Set[…]``
+``$typed``         ``{type, length}`` of a typed array/buffer ``Uint8Array(1024)``
+``$promise``       an unresolved nested Promise               ``[Promise]``
+``$threw``         a getter that threw: its message           ``[getter threw: msg]``
+``$budget``        the total size limit was reached           ``… (output limit reached)``
+=================  =========================================  ===========================
+
+An object with a constructor other than ``Object`` carries ``"$class": "Name"`` as its
+first key. A key that itself starts with ``$`` is escaped as ``$$key``.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = ["SERIALISER_JS", "Limits", "RenderedResult", "render_result", "parse_result"]
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Bounds the in-page serialiser applies (units as named).
+
+    Attributes:
+        string_chars: characters of one string kept (100,000); the rest becomes ``$string``.
+        items: array items / object keys / Map-Set entries kept per container (100).
+        depth: nesting levels followed (12).
+        total_chars: approximate characters of output after which everything left is
+            replaced by ``$budget`` (400,000: ten times the per-call character ceiling, so
+            ``offset`` can read well on).
+    """
+
+    string_chars: int = 100_000
+    items: int = 100
+    depth: int = 12
+    total_chars: int = 400_000
+
+    def as_js(self) -> dict[str, int]:
+        """The limits as the serialiser's ``limits`` argument (camelCase)."""
+        return {"stringChars": self.string_chars, "items": self.items, "depth": self.depth,
+                "totalChars": self.total_chars}
+
+
+#: A JavaScript function ``(value, limits) => string`` (JSON text). Pure ES2020, no eval,
+#: so it runs on pages whose Content-Security-Policy forbids ``unsafe-eval``.
+SERIALISER_JS = r"""
+(value, limits) => {
+  const L = limits;
+  let used = 0;
+  const seen = new Map();
+  const cut = (s, n) => (s.length > n ? s.slice(0, n) : s);
+  const nodeTag = (n) => {
+    if (n.nodeType === 1) {
+      let t = n.localName;
+      if (n.id) t += '#' + n.id;
+      const c = typeof n.className === 'string' ? n.className.trim().split(/\s+/).filter(Boolean).slice(0, 3) : [];
+      if (c.length) t += '.' + c.join('.');
+      return t;
+    }
+    if (n.nodeType === 3) return '#text';
+    if (n.nodeType === 9) return '#document';
+    if (n.nodeType === 8) return '#comment';
+    if (n.nodeType === 11) return '#fragment';
+    return n.nodeName || 'node';
+  };
+  const walk = (v, path, depth) => {
+    if (used > L.totalChars) return { $budget: true };
+    const t = typeof v;
+    if (v === null) { used += 4; return null; }
+    if (t === 'undefined') { used += 9; return { $undefined: true }; }
+    if (t === 'boolean') { used += 5; return v; }
+    if (t === 'number') {
+      used += 8;
+      if (Number.isNaN(v)) return { $number: 'NaN' };
+      if (v === Infinity) return { $number: 'Infinity' };
+      if (v === -Infinity) return { $number: '-Infinity' };
+      if (v === 0 && 1 / v < 0) return { $number: '-0' };
+      return v;
+    }
+    if (t === 'bigint') { const s = v.toString(); used += s.length; return { $bigint: s }; }
+    if (t === 'symbol') { used += 10; return { $symbol: String(v.description ?? '') }; }
+    if (t === 'string') {
+      const room = Math.max(0, Math.min(L.stringChars, L.totalChars - used));
+      if (v.length > room) { used += room; return { $string: { head: v.slice(0, room), length: v.length } }; }
+      used += v.length;
+      return v;
+    }
+    if (t === 'function') {
+      let src = '';
+      try { src = cut(Function.prototype.toString.call(v), 120); } catch (e) { src = ''; }
+      used += src.length + 20;
+      return { $function: { name: v.name || '', source: src } };
+    }
+    // objects
+    if (seen.has(v)) { used += 12; return { $ref: seen.get(v) }; }
+    try {
+      if (typeof Window !== 'undefined' && v instanceof Window) { used += 8; return { $window: true }; }
+    } catch (e) { /* cross-origin */ }
+    if (typeof Node !== 'undefined' && v instanceof Node) {
+      let text = '';
+      try { text = cut((v.textContent || '').replace(/\s+/g, ' ').trim(), 80); } catch (e) { text = ''; }
+      used += text.length + 20;
+      return { $node: { tag: nodeTag(v), text } };
+    }
+    seen.set(v, path);
+    if (depth >= L.depth) {
+      used += 10;
+      return { $depth: Array.isArray(v) ? 'Array(' + v.length + ')' : ((v.constructor && v.constructor.name) || 'Object') };
+    }
+    if (v instanceof Date) { used += 30; return { $date: isNaN(v) ? 'Invalid Date' : v.toISOString() }; }
+    if (v instanceof RegExp) { used += 20; return { $regexp: cut(String(v), 200) }; }
+    if (v instanceof Error) {
+      used += 60;
+      return { $error: { name: String(v.name || 'Error'), message: cut(String(v.message || ''), 300) } };
+    }
+    if (typeof Promise !== 'undefined' && v instanceof Promise) { used += 10; return { $promise: true }; }
+    if (ArrayBuffer.isView(v) || v instanceof ArrayBuffer) {
+      used += 20;
+      return { $typed: { type: (v.constructor && v.constructor.name) || 'ArrayBuffer',
+                         length: v.length ?? v.byteLength } };
+    }
+    if (v instanceof Map || v instanceof Set) {
+      const out = [];
+      let i = 0;
+      for (const entry of v) {
+        if (i >= L.items || used > L.totalChars) break;
+        out.push(v instanceof Map
+          ? [walk(entry[0], path + '.<key' + i + '>', depth + 1), walk(entry[1], path + '.<value' + i + '>', depth + 1)]
+          : walk(entry, path + '[' + i + ']', depth + 1));
+        i++;
+      }
+      if (v.size > i) out.push({ $more: v.size - i });
+      return v instanceof Map ? { $map: out } : { $set: out };
+    }
+    if (Array.isArray(v)) {
+      const out = [];
+      const n = Math.min(v.length, L.items);
+      for (let i = 0; i < n; i++) {
+        if (used > L.totalChars) { out.push({ $budget: true }); break; }
+        let item;
+        try { item = v[i]; } catch (e) { out.push({ $threw: cut(String(e && e.message), 200) }); continue; }
+        out.push(walk(item, path + '[' + i + ']', depth + 1));
+        used += 1;
+      }
+      if (v.length > out.length && out.every((x) => !(x && x.$budget))) out.push({ $more: v.length - out.length });
+      return out;
+    }
+    const out = {};
+    let ctor = '';
+    try { ctor = Object.getPrototypeOf(v) === null ? '' : ((v.constructor && v.constructor.name) || ''); } catch (e) { ctor = ''; }
+    if (ctor && ctor !== 'Object') out.$class = ctor;
+    let keys = [];
+    try { keys = Object.keys(v); } catch (e) { keys = []; }
+    const n = Math.min(keys.length, L.items);
+    for (let i = 0; i < n; i++) {
+      const k = keys[i];
+      const key = k.startsWith('$') ? '$' + k : k;
+      if (used > L.totalChars) { out.$budget = true; break; }
+      used += k.length + 2;
+      let item;
+      try { item = v[k]; } catch (e) { out[key] = { $threw: cut(String(e && e.message), 200) }; continue; }
+      out[key] = walk(item, path + (/^[A-Za-z_$][\w$]*$/.test(k) ? '.' + k : '[' + JSON.stringify(k) + ']'), depth + 1);
+    }
+    if (keys.length > n) out.$more = keys.length - n;
+    return out;
+  };
+  let tree;
+  try { tree = walk(value, '$', 0); } catch (e) { tree = { $threw: String(e && e.message) }; }
+  return JSON.stringify(tree);
+}
+"""
+
+
+@dataclass
+class RenderedResult:
+    """A rendered evaluate result.
+
+    Attributes:
+        text: the rendering (top-level strings as they are; everything else JSON-like).
+        result_type: the JavaScript type of the top-level value (``string``, ``number``,
+            ``object``, ``array``, ``undefined``, ``node``, ``function``, …).
+        replaced: how many values of each marker kind were put in place of the real thing
+            (e.g. ``{"ref": 1, "node": 3, "string": 1}``), for the summary line.
+    """
+
+    text: str
+    result_type: str
+    replaced: dict[str, int] = field(default_factory=dict)
+
+
+_INLINE = 100  # a container whose one-line form is at most this many characters stays on one line
+
+
+def parse_result(text: str) -> Any:
+    """Parse the serialiser's JSON output (``None`` for an empty string).
+
+    Raises:
+        ValueError: the text is not JSON.
+    """
+    if not text:
+        return None
+    return json.loads(text)
+
+
+def _is_marker(v: Any) -> str | None:
+    if isinstance(v, dict) and v:
+        first = next(iter(v))
+        if first.startswith("$") and not first.startswith("$$") and first != "$class":
+            if len(v) == 1 or first in ("$budget",):
+                return first[1:]
+    return None
+
+
+def _key(k: str) -> str:
+    k = k[1:] if k.startswith("$$") else k
+    return json.dumps(k, ensure_ascii=False)
+
+
+class _Renderer:
+    def __init__(self) -> None:
+        self.replaced: dict[str, int] = {}
+
+    def count(self, kind: str) -> None:
+        self.replaced[kind] = self.replaced.get(kind, 0) + 1
+
+    def marker(self, kind: str, v: Any) -> str:
+        self.count(kind)
+        if kind == "undefined":
+            self.replaced.pop("undefined")  # not a loss: JSON just cannot say it
+            return "undefined"
+        if kind == "number":
+            self.replaced.pop("number")
+            return str(v)
+        if kind == "bigint":
+            self.replaced.pop("bigint")
+            return f"{v}n"
+        if kind == "symbol":
+            return f"Symbol({v})"
+        if kind == "function":
+            return f"[Function {v.get('name') or '(anonymous)'}]"
+        if kind == "node":
+            text = v.get("text") or ""
+            return f"<{v.get('tag', 'node')}>" + (f" {json.dumps(text, ensure_ascii=False)}" if text else "")
+        if kind == "window":
+            return "[Window]"
+        if kind == "ref":
+            return f"[Circular {v}]"
+        if kind == "string":
+            head, length = v.get("head", ""), int(v.get("length", 0))
+            return f"{json.dumps(head, ensure_ascii=False)}… (+{length - len(head):,} more chars of {length:,})"
+        if kind == "more":
+            return f"… {int(v):,} more"
+        if kind == "depth":
+            return f"[{v}]"
+        if kind == "date":
+            self.replaced.pop("date")
+            return f"Date({v})"
+        if kind == "regexp":
+            self.replaced.pop("regexp")
+            return str(v)
+        if kind == "error":
+            return f"[{v.get('name', 'Error')}: {v.get('message', '')}]"
+        if kind == "typed":
+            return f"{v.get('type', 'TypedArray')}({v.get('length', '?')})"
+        if kind == "promise":
+            return "[Promise]"
+        if kind == "threw":
+            return f"[getter threw: {v}]"
+        if kind == "budget":
+            return "… (output limit reached)"
+        return json.dumps(v, ensure_ascii=False)
+
+    def value(self, v: Any, level: int) -> str:
+        kind = _is_marker(v)
+        if kind is not None:
+            if kind in ("map", "set"):
+                return self.container(v["$" + kind], "Map{" if kind == "map" else "Set[",
+                                      "}" if kind == "map" else "]", level, pairs=kind == "map")
+            return self.marker(kind, v["$" + kind])
+        if isinstance(v, dict):
+            return self.container(v, "{", "}", level)
+        if isinstance(v, list):
+            return self.container(v, "[", "]", level)
+        if isinstance(v, float) and (math.isnan(v) or math.isinf(v)):
+            return str(v)
+        return json.dumps(v, ensure_ascii=False)
+
+    def container(self, v: Any, open_: str, close: str, level: int, *, pairs: bool = False) -> str:
+        parts: list[str] = []
+        if isinstance(v, dict):
+            for k, item in v.items():
+                if k == "$class":
+                    open_ = f"{item} {open_}"
+                    continue
+                if k == "$more":
+                    parts.append(self.marker("more", item))
+                    continue
+                if k == "$budget":
+                    parts.append(self.marker("budget", True))
+                    continue
+                parts.append(f"{_key(k)}: {self.value(item, level + 1)}")
+        else:
+            for item in v:
+                if pairs and isinstance(item, list) and len(item) == 2:
+                    parts.append(f"{self.value(item[0], level + 1)} => {self.value(item[1], level + 1)}")
+                else:
+                    parts.append(self.value(item, level + 1))
+        inline = open_ + ", ".join(parts) + close
+        if len(inline) <= _INLINE and "\n" not in inline:
+            return inline
+        pad = " " * (level + 1)
+        return open_ + "\n" + ",\n".join(pad + p for p in parts) + "\n" + " " * level + close
+
+
+def _top_type(v: Any) -> str:
+    kind = _is_marker(v)
+    if kind is not None:
+        return {"string": "string", "number": "number", "bigint": "bigint", "undefined": "undefined",
+                "symbol": "symbol", "function": "function", "node": "node", "window": "window",
+                "date": "date", "regexp": "regexp", "error": "error", "map": "map", "set": "set",
+                "typed": "typedarray", "promise": "promise"}.get(kind, "object")
+    if v is None:
+        return "null"
+    if isinstance(v, bool):
+        return "boolean"
+    if isinstance(v, (int, float)):
+        return "number"
+    if isinstance(v, str):
+        return "string"
+    if isinstance(v, list):
+        return "array"
+    return "object"
+
+
+_KIND_WORDS = {
+    "ref": "circular/repeated reference", "node": "DOM node", "function": "function", "string": "long string cut",
+    "more": "container cut", "depth": "too deep", "error": "Error object", "typed": "typed array",
+    "promise": "promise", "threw": "throwing getter", "budget": "output limit", "window": "window", "symbol": "symbol",
+}
+
+
+def render_result(value: Any) -> RenderedResult:
+    """Render a parsed serialiser result (see :data:`SERIALISER_JS`) for the model.
+
+    A top-level string is returned as it is (no quotes); a top-level ``$string`` marker as its
+    head plus a line saying how many characters were left out; anything else as JSON-like
+    text. When markers replaced something, a first line summarises them, e.g.
+    ``(replaced: 1 circular/repeated reference, 2 DOM nodes)``.
+
+    Args:
+        value: the result of :func:`parse_result`.
+
+    Returns:
+        :class:`RenderedResult`.
+    """
+    r = _Renderer()
+    top = _top_type(value)
+    if isinstance(value, str):
+        return RenderedResult(value, "string", {})
+    kind = _is_marker(value)
+    if kind == "string":
+        head, length = value["$string"].get("head", ""), int(value["$string"].get("length", 0))
+        note = f"\n… (string of {length:,} chars; only the first {len(head):,} were fetched from the page)"
+        return RenderedResult(head + note, "string", {"string": 1})
+    body = r.value(value, 0)
+    if r.replaced:
+        summary = ", ".join(f"{n} {_KIND_WORDS.get(k, k)}{'s' if n > 1 and not k == 'more' else ''}"
+                            for k, n in sorted(r.replaced.items()))
+        body = f"({summary} shown as markers)\n{body}"
+    return RenderedResult(body, top, dict(r.replaced))
