@@ -549,16 +549,17 @@ def _name(node: Node, doc: Document | None) -> str:
             v = attrs.get("alt") or attrs.get("value")
             if v and v.strip():
                 return collapse_ws(v)
-        labels: list[str] = []
+        label_nodes: list[Node] = []
         if doc is not None and attrs.get("id") in doc.label_for:
-            labels.extend(_label_text(lb) for lb in doc.label_for[attrs["id"]])
+            label_nodes.extend(doc.label_for[attrs["id"]])
         for anc in node.ancestors():
             if anc.tag == "label":
-                labels.append(_label_text(anc))
+                if not any(anc is lb for lb in label_nodes):
+                    label_nodes.append(anc)
                 break
             if anc.tag in ("form", "body", "p", "li", "td", "fieldset"):
                 break
-        text = collapse_ws(" ".join(t for t in labels if t))
+        text = collapse_ws(" ".join(_label_text(lb) for lb in label_nodes))
         if text:
             return text
     elif tag == "img":

@@ -1,0 +1,213 @@
+"""Find the main content of a page (what ``browser_text`` reads when given no target).
+
+:func:`main_content` returns the outer HTML of one element of the page (cleaned as in
+:func:`browser_ctx.core.dom.parse_html`), chosen like this:
+
+1. **A single ``<main>``** (or ``[role=main]``; the one with most text when there are
+   several) when it holds at least half of the page's *good text* (defined below), or when
+   the page has no good text at all but the ``<main>`` has text.
+2. Else **the ``<article>``** (``[role=article]`` too) holding the most good text, when that
+   is at least half of the page's; when several articles each hold a comparable share (a
+   list of posts), their closest common ancestor instead.
+3. Else **the densest element**, a small Readability-style score: every block's inline text
+   (text reachable without crossing another block) is *good* when it has at least 25
+   characters, less than 50% of it is link text, and it is not inside boilerplate
+   (``nav``, ``aside``, page-level ``header``/``footer``, ``form``, ARIA landmarks
+   ``navigation``/``complementary``/``banner``/``contentinfo``/``search``, or an element
+   whose class or id says comment/sidebar/footer/menu/share/related/ad and not
+   article/content/post/main). Each element scores
+   ``good - 0.5 × (all text - good) - 2 × boilerplate link text``; the highest score wins
+   (ties go to the outermost), so a lead paragraph that sits beside the body paragraphs pulls
+   the choice up to their common parent.
+4. Else ``<body>``.
+
+Navigation landmarks inside the chosen element are removed (a Wikipedia navbox, a
+breadcrumb), unless that would leave nothing. Lengths are characters.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .dom import BLOCK_TAGS, Node, landmark_of, parse_html, to_html
+
+__all__ = ["main_content", "MIN_GOOD_CHARS"]
+
+#: A block's inline text shorter than this (characters) is never "good" text.
+MIN_GOOD_CHARS = 25
+
+_NEG = re.compile(
+    r"comment|sidebar|side-bar|footer|footnote|masthead|menu|nav|share|sharing|social|related|promo|advert|"
+    r"sponsor|banner|breadcrumb|widget|popup|modal|cookie|newsletter|subscribe|signup|disqus|outbrain|taboola|"
+    r"skip|toolbar|pagination|pager|tags?\b|byline-share|recommend",
+    re.I,
+)
+_POS = re.compile(r"article|content|post|entry|main|story|body|text|blog|prose|hentry|page", re.I)
+_BOILER_LANDMARKS = frozenset(("navigation", "complementary", "banner", "contentinfo", "search"))
+_BOILER_TAGS = frozenset(("nav", "aside", "form"))
+
+
+class _Stats:
+    """Per-element counts (characters): all text, good text, boilerplate/link-heavy link text,
+    and the element's own inline text and inline link text."""
+
+    __slots__ = ("text", "good", "bad_links", "inline_text", "inline_links")
+
+    def __init__(self) -> None:
+        self.text = 0
+        self.good = 0
+        self.bad_links = 0
+        self.inline_text = 0
+        self.inline_links = 0
+
+
+def _is_boiler(node: Node) -> bool:
+    if node.tag in _BOILER_TAGS:
+        return True
+    lm = landmark_of(node)
+    if lm in _BOILER_LANDMARKS:
+        return True
+    hint = (node.attrs.get("class") or "") + " " + (node.attrs.get("id") or "")
+    if hint.strip() and node.tag not in ("body", "html", "main", "article"):
+        if _NEG.search(hint) and not _POS.search(hint):
+            return True
+    return False
+
+
+def _score_tree(root: Node) -> dict[int, _Stats]:
+    """Post-order pass: per element, total text chars, good chars, boilerplate link chars."""
+    stats: dict[int, _Stats] = {}
+    # Inline text of each block: accumulate text and link text until a block boundary.
+    order: list[tuple[Node, bool, bool]] = []  # (node, in_boiler, in_link) in pre-order
+    stack: list[tuple[Node, bool, bool]] = [(root, False, False)]
+    while stack:
+        node, boiler, in_link = stack.pop()
+        if node.is_text:
+            continue
+        boiler = boiler or _is_boiler(node)
+        link = in_link or (node.tag == "a" and "href" in node.attrs)
+        order.append((node, boiler, link))
+        for c in reversed(node.children):
+            if not c.is_text:
+                stack.append((c, boiler, link))
+    # Per block: inline text length and inline link length.
+    for node, boiler, in_link in reversed(order):
+        st = _Stats()
+        inline_text = 0
+        inline_links = 0
+        for c in node.children:
+            if c.is_text:
+                n = len(" ".join(c.text.split()))
+                st.text += n
+                inline_text += n
+                if in_link:
+                    inline_links += n
+                continue
+            cs = stats[id(c)]
+            st.text += cs.text
+            st.good += cs.good
+            st.bad_links += cs.bad_links
+            if c.tag not in BLOCK_TAGS and c.tag not in ("li", "dt", "dd"):
+                # Inline child: its inline text is part of ours.
+                inline_text += cs.inline_text
+                inline_links += cs.inline_links
+        st.inline_text = inline_text
+        st.inline_links = inline_links
+        if inline_text >= MIN_GOOD_CHARS and inline_links < 0.5 * inline_text and not boiler:
+            st.good += inline_text
+        if boiler or in_link:
+            st.bad_links += inline_links
+        stats[id(node)] = st
+    return stats
+
+
+def main_content(html: str) -> str:
+    """Return the outer HTML of the main content of ``html`` (visible HTML or raw HTML).
+
+    See the module docstring for how the element is chosen. The result is cleaned HTML
+    (scripts, hidden content, comments removed; attributes limited to those the core reads)
+    and can be passed to :func:`browser_ctx.core.markdown.render_markdown`. Returns ``""``
+    for an input with no body content. Never raises on malformed HTML.
+    """
+    doc = parse_html(html)
+    body = doc.body
+    if not body.children:
+        return ""
+    chosen = _choose(body)
+    _drop_nav(chosen)
+    return to_html(chosen)
+
+
+def _choose(body: Node) -> Node:
+    stats = _score_tree(body)
+    page_good = stats[id(body)].good
+
+    def good(n: Node) -> int:
+        return stats[id(n)].good
+
+    mains = _outermost([n for n in body.elements() if n.tag == "main" or (n.attrs.get("role") or "").strip().lower() == "main"])
+    if mains:
+        best = max(mains, key=lambda n: (good(n), stats[id(n)].text))
+        if (page_good and good(best) >= 0.5 * page_good) or (not page_good and stats[id(best)].text):
+            return best
+    articles = _outermost([n for n in body.elements()
+                           if n.tag == "article" or (n.attrs.get("role") or "").strip().lower() == "article"])
+    if articles and page_good:
+        ranked = sorted(articles, key=lambda n: -good(n))
+        top = ranked[0]
+        if len(ranked) > 1 and good(ranked[1]) >= 0.5 * good(top):
+            parent = _common_ancestor(ranked)
+            if parent is not None and good(parent) >= 0.5 * page_good:
+                return parent
+        if good(top) >= 0.5 * page_good:
+            return top
+    if not page_good:
+        return body
+    best_node = body
+    best_score = _score(stats[id(body)])
+    for node in body.elements():
+        if node.is_text:
+            continue
+        sc = _score(stats[id(node)])
+        if sc > best_score:
+            best_score = sc
+            best_node = node
+    return best_node
+
+
+def _score(st: _Stats) -> float:
+    return st.good - 0.5 * (st.text - st.good) - 2.0 * st.bad_links
+
+
+def _outermost(nodes: list[Node]) -> list[Node]:
+    ids = {id(n) for n in nodes}
+    return [n for n in nodes if not any(id(a) in ids for a in n.ancestors())]
+
+
+def _common_ancestor(nodes: list[Node]) -> Node | None:
+    paths = []
+    for n in nodes:
+        chain = [n] + list(n.ancestors())
+        paths.append(list(reversed(chain)))
+    common: Node | None = None
+    for level in zip(*paths):
+        first = level[0]
+        if all(x is first for x in level):
+            common = first
+        else:
+            break
+    return common
+
+
+def _drop_nav(root: Node) -> None:
+    """Remove navigation landmarks below ``root`` (never ``root`` itself, never all content)."""
+    victims = [n for n in root.elements() if n.tag == "nav" or (n.attrs.get("role") or "").strip().lower() == "navigation"]
+    victims = _outermost(victims)
+    if not victims:
+        return
+    removed = sum(len(v.text_content()) for v in victims)
+    if removed >= len(root.text_content()) * 0.9:
+        return
+    for v in victims:
+        if v.parent is not None:
+            v.parent.children = [c for c in v.parent.children if c is not v]

@@ -1,0 +1,807 @@
+"""The condensed page summary returned by ``browser_snapshot``.
+
+:func:`render_snapshot` turns visible HTML (or raw HTML) into a compact outline, one
+element per line, indented two spaces per level of *meaningful* structure only
+(landmarks, forms, fieldsets, dialogs, lists, tables, articles, frames, ARIA widget
+containers; plain ``div``/``span``/``section`` wrappers add no level)::
+
+    Page: Shop — http://localhost:8000/
+    banner:
+      link "Home" [e1] → /
+      navigation "Main":
+        list 2 items:
+          - link "Docs" [e2] → /docs
+          - link "Blog" [e3] → /blog
+    main:
+      heading 1 "Welcome"
+      text: First paragraph, whitespace-collapsed, with a [link](e4) inline… (+1,234 chars)
+      form "Login":
+        textbox "Email" [e5] = "a@b.c"
+        password "Password" [e6] (filled)
+        checkbox "Remember me" [e7] checked
+        button "Sign in" [e8]
+      table "Prices" 3 cols × 120 rows: Name | Age | City
+        row: Ann | 31 | Oslo
+        … 119 more rows
+      list 3,000 items:
+        - Card 1 [Open](e9)
+        … 2,999 more similar items
+    frame f1 (http://localhost:8000/frame-child.html):
+      heading 1 "Child"
+
+Line kinds:
+
+- ``role "name" [ref] states = "value" → url``: an interactive element (see
+  :func:`browser_ctx.core.dom.is_interactive`). The ref appears when the element has
+  ``data-ref``; states are words like ``checked``, ``disabled``, ``expanded``; a password
+  shows only ``(filled)``/``(empty)``, never its value; links end with ``→`` and their URL
+  shortened by :func:`browser_ctx.core.urls.shorten_url` against the page URL.
+- ``text: …``: the inline content of one block (paragraph, list item, cell…), merged into
+  one line. Links inside running text appear as ``[text](ref)``; text beyond
+  ``max_text_chars`` is replaced by ``…`` while links after it keep their refs, and the line
+  ends with ``(+N chars)``. Other controls inside text get their own line.
+- ``heading N "text"``; ``img "alt"``; ``code: …`` for ``pre``.
+- ``- …``: a list item (its first line; further content nested below it).
+- ``kind "name":`` a container (``banner``, ``navigation``, ``main``, ``complementary``,
+  ``contentinfo``, ``search``, ``region``, ``form``, ``group`` (fieldset), ``dialog``,
+  ``article``, ``list N items``, ``tablist``, ``menu``, ``alert`` …) with its content nested.
+- ``table "name" C cols × R rows: header | cells``, the first ``table_rows`` rows as
+  ``row: a | b``, then ``… N more rows``.
+- ``… N more similar items``: the rest of a run of similar siblings (same tag, same class
+  tokens, same child-tag structure), folded after the first ``fold_show`` when the run has
+  at least ``fold_min`` items. N is exact. Items containing form fields never fold.
+- ``frame ID (url):`` a child frame (``bc-frame``) with its content nested.
+
+Never shown: scripts, styles, templates, comments, hidden content, SVG data, ``data:``
+payloads, image ``src``, tracking query parameters, password values.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .dom import (
+    Document,
+    Node,
+    accessible_name,
+    collapse_ws,
+    control_state,
+    control_value,
+    cut_text,
+    heading_level,
+    BLOCK_TAGS,
+    is_interactive,
+    landmark_of,
+    parse_html,
+    role_of,
+)
+from .urls import shorten_url
+
+__all__ = ["SnapshotOptions", "render_snapshot"]
+
+
+@dataclass(frozen=True)
+class SnapshotOptions:
+    """Knobs of :func:`render_snapshot`. All lengths are characters, not tokens.
+
+    Attributes:
+        max_text_chars: text characters kept per ``text:`` line (and per ``code:`` line)
+            before the rest is cut with ``… (+N chars)``. Default 200.
+        name_chars: characters kept of an accessible name or heading text (``…`` marks a
+            cut). Default 80.
+        value_chars: characters kept of a form field's current value. Default 60.
+        table_rows: body rows shown per table (the rest is counted). Default 3.
+        table_cols: columns shown per table row (more become ``| …``). Default 8.
+        cell_chars: characters kept per table cell. Default 40.
+        fold_min: a run of at least this many similar siblings is folded. Default 6.
+        fold_show: items shown at the start of a folded run. Default 3.
+        url_limit: maximum length of a shown URL (see ``shorten_url``). Default 80.
+        inline_link_urls: also show URLs of links inside running text
+            (``[text](e4 → /url)``). Default ``False`` (they show only their ref).
+        prose_show: in a run of consecutive plain ``text:`` lines (no links or controls) at
+            the same level, lines after the first ``prose_show`` are replaced by one
+            ``… N more paragraphs (M chars)`` line; ``0`` keeps them all. Lines holding refs
+            are never folded. Default 4.
+    """
+
+    max_text_chars: int = 200
+    name_chars: int = 80
+    value_chars: int = 60
+    table_rows: int = 3
+    table_cols: int = 8
+    cell_chars: int = 40
+    fold_min: int = 6
+    fold_show: int = 3
+    url_limit: int = 80
+    inline_link_urls: bool = False
+    prose_show: int = 4
+
+
+_FORMATTING = frozenset("b i em strong small sup sub abbr br wbr mark u s q cite font tt big del ins dfn var kbd samp".split())
+_NO_FOLD = frozenset("p h1 h2 h3 h4 h5 h6 pre blockquote hr br dt dd caption legend summary details bc-frame iframe "
+                     "frame html body main header footer nav aside form fieldset table thead tbody tfoot".split())
+_FIELD_TAGS = frozenset(("input", "select", "textarea"))
+#: Tags that never take part in inline text (folded runs of them become their own line).
+_STRUCTURAL = BLOCK_TAGS | {"img"}
+_CONTAINER_ROLES = {
+    "dialog": "dialog", "alertdialog": "dialog", "tablist": "tablist", "menu": "menu", "menubar": "menubar",
+    "toolbar": "toolbar", "tree": "tree", "listbox": "listbox", "radiogroup": "radiogroup", "grid": "grid",
+    "treegrid": "grid", "alert": "alert", "status": "status", "tabpanel": "tabpanel", "group": "group",
+    "feed": "feed", "log": "log", "article": "article", "figure": None, "table": None,
+}
+_LIST_TAGS = frozenset(("ul", "ol", "menu", "dl", "dir"))
+_KEY_STRIP = re.compile(r"^[\s:*•·|–—-]+|[\s:*•·|–—-]+$")
+_HAS_WORD = re.compile(r"\w")
+_WS = re.compile(r"\s+")
+
+
+def _key(text: str) -> str:
+    return _KEY_STRIP.sub("", text).casefold()
+
+
+class _Line:
+    __slots__ = ("depth", "text", "kind", "key")
+
+    def __init__(self, depth: int, text: str, kind: str, key: str = "") -> None:
+        self.depth = depth
+        self.text = text
+        self.kind = kind  # text | control | heading | container | fold | other
+        self.key = key
+
+
+class _Renderer:
+    def __init__(self, doc: Document, opts: SnapshotOptions, base: str) -> None:
+        self.doc = doc
+        self.o = opts
+        self.base = base or None
+        self.lines: list[_Line] = []
+        self.acc: list[tuple[str, object]] = []  # ("text", str) | ("ctl", Node) | ("img", str)
+        self._sig_cache: dict[int, tuple] = {}
+        self._field_cache: dict[int, bool] = {}
+
+    # ------------------------------------------------------------------ helpers
+    def emit(self, depth: int, text: str, kind: str = "other", key: str = "") -> None:
+        self.lines.append(_Line(depth, text, kind, key))
+
+    def name(self, node: Node) -> str:
+        return accessible_name(node, self.doc, self.o.name_chars)
+
+    def url(self, href: str) -> str:
+        return shorten_url(href, base=self.base, limit=self.o.url_limit)
+
+    def control_line(self, node: Node) -> tuple[str, str]:
+        """Full form of a control, and its dedup key (its name)."""
+        role = role_of(node) or node.tag
+        name = self.name(node)
+        parts = [role]
+        if name:
+            parts.append(f'"{name}"')
+        elif node.attrs.get("name") and node.tag in ("input", "select", "textarea"):
+            parts.append(f"(name={_cut(node.attrs['name'], 40)})")
+        ref = node.attrs.get("data-ref")
+        if ref:
+            parts.append(f"[{ref}]")
+        parts.extend(control_state(node))
+        if role == "password" or (node.tag == "input" and (node.attrs.get("type") or "").lower() == "password"):
+            filled = (node.attrs.get("data-filled") or "").lower()
+            parts.append("(filled)" if filled in ("yes", "true", "1") else "(empty)")
+        else:
+            value = control_value(node)
+            if value is not None and value != "" and value != name:
+                value = collapse_ws(value)
+                if len(value) > self.o.value_chars:
+                    value = value[: self.o.value_chars - 1] + "…"
+                parts.append(f'= "{value}"')
+            if node.tag == "select":
+                n = sum(1 for _ in node.elements("option"))
+                parts.append(f"({n} options)")
+        href = node.attrs.get("href")
+        if href is not None and role == "link":
+            parts.append("→ " + self.url(href))
+        return " ".join(parts), _key(name)
+
+    def inline_control(self, node: Node) -> str:
+        """Short form of a link inside running text: ``[text](ref)``."""
+        name = self.name(node) or (role_of(node) or "link")
+        ref = node.attrs.get("data-ref") or ""
+        if self.o.inline_link_urls and node.attrs.get("href") is not None:
+            target = f"{ref} → {self.url(node.attrs['href'])}".strip()
+            return f"[{name}]({target})"
+        if ref:
+            return f"[{name}]({ref})"
+        href = node.attrs.get("href")
+        return f"[{name}]({self.url(href)})" if href is not None else f"[{name}]"
+
+    def has_field(self, node: Node) -> bool:
+        k = id(node)
+        hit = self._field_cache.get(k)
+        if hit is None:
+            hit = node.tag in _FIELD_TAGS or any(n.tag in _FIELD_TAGS for n in node.elements())
+            self._field_cache[k] = hit
+        return hit
+
+    def signature(self, node: Node) -> tuple:
+        k = id(node)
+        sig = self._sig_cache.get(k)
+        if sig is None:
+            shape: list[str] = []
+            for c in node.children:
+                if c.is_text or c.tag in _FORMATTING:
+                    continue
+                if not shape or shape[-1] != c.tag:
+                    shape.append(c.tag)
+            sig = (node.tag, " ".join((node.attrs.get("class") or "").split()[:3]), node.attrs.get("role") or "",
+                   tuple(shape), is_interactive(node))
+            self._sig_cache[k] = sig
+        return sig
+
+    # ------------------------------------------------------------------ inline accumulation
+    def flush(self, depth: int) -> None:
+        if not self.acc:
+            return
+        segs = self.acc
+        self.acc = []
+        # Merge adjacent text segments.
+        merged: list[tuple[str, object]] = []
+        for kind, val in segs:
+            if kind == "text" and merged and merged[-1][0] == "text":
+                merged[-1] = ("text", merged[-1][1] + val)  # type: ignore[operator]
+            else:
+                merged.append((kind, val))
+        # Collapse whitespace; drop label text that repeats a neighbouring control's name.
+        items: list[tuple[str, object]] = []
+        for i, (kind, val) in enumerate(merged):
+            if kind == "text":
+                text = _WS.sub(" ", val)  # type: ignore[arg-type]
+                if not text.strip():
+                    if text:
+                        items.append(("text", " "))
+                    continue
+                key = _key(text)
+                if len(key) >= 2:
+                    dup = False
+                    for j in (i - 1, i + 1):
+                        if 0 <= j < len(merged) and merged[j][0] == "ctl":
+                            nkey = _key(self.name(merged[j][1]))  # type: ignore[arg-type]
+                            if nkey and (key == nkey or (len(key) >= 3 and key in nkey)):
+                                dup = True
+                    if dup:
+                        continue
+                items.append(("text", text))
+            else:
+                items.append((kind, val))
+        # Split into units: runs of text/links/images stay together; other controls stand alone.
+        unit: list[tuple[str, object]] = []
+        for kind, val in items:
+            if kind == "ctl" and (role_of(val) != "link"):  # type: ignore[arg-type]
+                self._emit_unit(unit, depth)
+                unit = []
+                self._emit_control(val, depth)  # type: ignore[arg-type]
+            else:
+                unit.append((kind, val))
+        self._emit_unit(unit, depth)
+
+    def _emit_control(self, node: Node, depth: int) -> None:
+        text, key = self.control_line(node)
+        self.emit(depth, text, "control", key)
+        if node.tag != "select":
+            for n in _nested_controls(node):
+                self._emit_control(n, depth + 1)
+
+    def _emit_unit(self, unit: list[tuple[str, object]], depth: int) -> None:
+        if not unit:
+            return
+        has_text = any(k == "text" and _HAS_WORD.search(v) for k, v in unit)  # type: ignore[arg-type]
+        if not has_text:
+            for kind, val in unit:
+                if kind == "ctl":
+                    self._emit_control(val, depth)  # type: ignore[arg-type]
+                elif kind == "fold":
+                    self.emit(depth, f"… {val:,} more similar items", "fold")
+                elif kind == "img":
+                    self.emit(depth, f'img "{val}"', "other", _key(val))  # type: ignore[arg-type]
+            return
+        budget = self.o.max_text_chars
+        used = 0
+        cut_chars = 0
+        out: list[str] = []
+        for kind, val in unit:
+            if kind == "text":
+                text: str = val  # type: ignore[assignment]
+                if used >= budget:
+                    cut_chars += len(text)
+                    if _HAS_WORD.search(text) and (not out or out[-1] != " … "):
+                        out.append(" … ")
+                    continue
+                if used + len(text) > budget:
+                    room = budget - used
+                    part = cut_text(text, room)
+                    i = part.rfind("… (+")
+                    kept = part[:i] if i >= 0 else part
+                    cut_chars += len(text) - len(kept)
+                    used = budget
+                    out.append(kept.rstrip() + "… " if kept.strip() else " … ")
+                    continue
+                used += len(text)
+                out.append(text)
+            elif kind == "fold":
+                out.append(f" … {val:,} more similar items ")
+            elif kind == "img":
+                label = f'img "{val}"'
+                if used >= budget:
+                    continue
+                used += len(label)
+                out.append(f" {label} ")
+            else:
+                node: Node = val  # type: ignore[assignment]
+                if out and not out[-1].endswith((" ", "(", "[", "\"", "“", "'")):
+                    out.append(" ")
+                out.append(self.inline_control(node))
+                used += len(self.name(node))
+                for n in _nested_controls(node):
+                    out.append(" " + self.inline_control(n))
+        line = collapse_ws("".join(out))
+        if cut_chars:
+            line += f" (+{cut_chars:,} chars)"
+        first_key = _key(line)
+        kind = "textref" if any(k == "ctl" for k, _ in unit) else "text"
+        self.emit(depth, "text: " + line, kind, first_key)
+
+    # ------------------------------------------------------------------ tree walk
+    def render_children(self, node: Node, depth: int) -> None:
+        children = node.children
+        n = len(children)
+        i = 0
+        o = self.o
+        while i < n:
+            child = children[i]
+            if child.is_text:
+                self.acc.append(("text", child.text))
+                i += 1
+                continue
+            # Detect a run of similar element siblings starting here.
+            if child.tag not in _NO_FOLD and o.fold_min > 0:
+                sig = self.signature(child)
+                run = [i]
+                j = i + 1
+                while j < n:
+                    c = children[j]
+                    if c.is_text:
+                        t = c.text.strip()
+                        if t and (len(t) > 3 or _HAS_WORD.search(t)):
+                            break
+                        j += 1
+                        continue
+                    if self.signature(c) != sig:
+                        break
+                    run.append(j)
+                    j += 1
+                if len(run) >= o.fold_min and not any(self.has_field(children[k]) for k in run):
+                    hidden = len(run) - o.fold_show
+                    inline = child.tag not in _STRUCTURAL
+                    for k in range(i, run[o.fold_show - 1] + 1):
+                        c = children[k]
+                        if c.is_text:
+                            self.acc.append(("text", c.text))
+                        else:
+                            self.render_node(c, depth)
+                            if not inline:
+                                self.flush(depth)
+                    if inline:
+                        self.acc.append(("fold", hidden))
+                    else:
+                        self.flush(depth)
+                        self.emit(depth, f"… {hidden:,} more similar items", "fold")
+                    i = run[-1] + 1
+                    continue
+            self.render_node(child, depth)
+            i += 1
+
+    def container(self, node: Node, depth: int, header: str) -> None:
+        self.flush(depth)
+        start = len(self.lines)
+        self.emit(depth, header + ":", "container")
+        self.render_children(node, depth + 1)
+        self.flush(depth + 1)
+        if len(self.lines) == start + 1:
+            self.lines.pop()
+
+    def render_node(self, node: Node, depth: int) -> None:
+        tag = node.tag
+        if is_interactive(node):
+            self.acc.append(("ctl", node))
+            return
+        if tag == "img":
+            alt = collapse_ws(node.attrs.get("alt") or node.attrs.get("data-name") or "")
+            if alt:
+                if len(alt) > self.o.name_chars:
+                    alt = alt[: self.o.name_chars - 1] + "…"
+                self.acc.append(("img", alt))
+            return
+        if tag == "br":
+            self.acc.append(("text", " "))
+            return
+        level = heading_level(node)
+        if level is not None:
+            self.flush(depth)
+            self.heading(node, level, depth)
+            return
+        if tag == "bc-frame":
+            self.flush(depth)
+            ident = node.attrs.get("data-frame") or ""
+            url = node.attrs.get("data-url") or ""
+            head = "frame" + (f" {ident}" if ident else "") + (f" ({shorten_url(url, limit=self.o.url_limit)})" if url else "")
+            start = len(self.lines)
+            self.emit(depth, head + ":", "container")
+            self.render_children(node, depth + 1)
+            self.flush(depth + 1)
+            if len(self.lines) == start + 1:
+                self.lines[-1].text = head
+            return
+        if tag in ("iframe", "frame"):
+            self.flush(depth)
+            name = self.name(node)
+            src = node.attrs.get("src") or ""
+            text = "frame" + (f' "{name}"' if name else "") + (f" ({shorten_url(src, limit=self.o.url_limit)})" if src else "")
+            self.emit(depth, text, "other")
+            return
+        role = (node.attrs.get("role") or "").strip().lower().split()
+        role = role[0] if role else ""
+        if tag in _LIST_TAGS or role == "list":
+            if role and role != "list":
+                pass
+            else:
+                self.list_(node, depth)
+                return
+        if tag == "li" or role == "listitem" or tag in ("dt", "dd"):
+            self.list_item(node, depth)
+            return
+        if tag == "table" and role not in ("presentation", "none"):
+            if self.is_data_table(node):
+                self.flush(depth)
+                self.table(node, depth)
+                return
+        if tag == "pre":
+            self.flush(depth)
+            text = collapse_ws(node.raw_text())
+            if text:
+                self.emit(depth, "code: " + cut_text(text, self.o.max_text_chars), "text", _key(text))
+            return
+        if tag == "hr":
+            self.flush(depth)
+            return
+        lm = landmark_of(node)
+        if lm is not None:
+            name = self.name_of_container(node)
+            self.container(node, depth, lm + (f' "{name}"' if name else ""))
+            return
+        if tag == "fieldset":
+            name = self.name_of_container(node)
+            self.container(node, depth, "group" + (f' "{name}"' if name else ""))
+            return
+        if tag == "legend":
+            self.flush(depth)
+            return  # its text names the fieldset
+        if tag == "dialog" or role in _CONTAINER_ROLES and _CONTAINER_ROLES[role]:
+            kind = "dialog" if tag == "dialog" else _CONTAINER_ROLES[role]
+            name = self.name_of_container(node)
+            self.container(node, depth, kind + (f' "{name}"' if name else ""))  # type: ignore[operator]
+            return
+        if tag == "article":
+            name = self.name_of_container(node)
+            self.container(node, depth, "article" + (f' "{name}"' if name else ""))
+            return
+        if tag in ("td", "th"):
+            # Cell of a layout table: inline content separated from its neighbours.
+            self.acc.append(("text", " "))
+            self.render_children(node, depth)
+            self.acc.append(("text", " "))
+            return
+        if tag in _BLOCKISH:
+            self.flush(depth)
+            self.render_children(node, depth)
+            self.flush(depth)
+            return
+        # Inline element (span, label, em, unknown custom elements …): transparent.
+        self.render_children(node, depth)
+
+    def name_of_container(self, node: Node) -> str:
+        attrs = node.attrs
+        for key in ("data-name", "aria-label"):
+            v = attrs.get(key)
+            if v and v.strip():
+                return _cut(collapse_ws(v), self.o.name_chars)
+        if attrs.get("aria-labelledby"):
+            parts = [self.doc.by_id[i].text_content() for i in attrs["aria-labelledby"].split() if i in self.doc.by_id]
+            if parts:
+                return _cut(collapse_ws(" ".join(parts)), self.o.name_chars)
+        if node.tag == "fieldset":
+            for c in node.children:
+                if c.tag == "legend":
+                    return _cut(c.text_content(), self.o.name_chars)
+        return ""
+
+    def heading(self, node: Node, level: int, depth: int) -> None:
+        controls = _nested_controls(node)
+        full = node.text_content()
+        if len(controls) == 1 and _key(self.name(controls[0])) == _key(full):
+            text = _cut(full, self.o.name_chars)
+            ctl = self.control_line(controls[0])[0].replace(f' "{self.name(controls[0])}"', "", 1)
+            self.emit(depth, f'heading {level} "{text}" {ctl}', "heading", _key(text))
+            return
+        text = _cut(_text_outside_controls(node), self.o.name_chars) if controls else _cut(full, self.o.name_chars)
+        line = f'heading {level} "{text}"' if text else f"heading {level}"
+        if controls:
+            line += " " + " ".join(self.inline_control(c) if role_of(c) == "link" else self.control_line(c)[0]
+                                   for c in controls)
+        if text or controls:
+            self.emit(depth, line, "heading", _key(text))
+
+    def list_(self, node: Node, depth: int) -> None:
+        self.flush(depth)
+        items = sum(1 for c in node.children if not c.is_text and (c.tag in ("li", "dt", "dd")
+                                                                        or c.attrs.get("role") == "listitem"))
+        name = self.name_of_container(node)
+        head = "list" + (f' "{name}"' if name else "") + f" {items:,} item" + ("" if items == 1 else "s")
+        self.container(node, depth, head)
+
+    def list_item(self, node: Node, depth: int) -> None:
+        self.flush(depth)
+        start = len(self.lines)
+        self.render_children(node, depth + 1)
+        self.flush(depth + 1)
+        if len(self.lines) == start:
+            return
+        first = self.lines[start]
+        if first.depth != depth + 1:
+            self.lines.insert(start, _Line(depth, "- listitem:", "container"))
+            return
+        text = first.text[6:] if first.text.startswith("text: ") else first.text
+        first.text = "- " + text
+        first.depth = depth
+
+    # ------------------------------------------------------------------ tables
+    def rows_of(self, table: Node) -> list[Node]:
+        rows: list[Node] = []
+        stack = list(reversed(table.children))
+        while stack:
+            n = stack.pop()
+            if n.is_text:
+                continue
+            if n.tag == "tr":
+                rows.append(n)
+            elif n.tag in ("thead", "tbody", "tfoot") or (n.tag not in ("table", "td", "th") and n.tag != "caption"):
+                stack.extend(reversed(n.children))
+        return rows
+
+    def is_data_table(self, table: Node) -> bool:
+        attrs = table.attrs
+        if any(True for _ in table.elements("table")):
+            return False
+        role = (attrs.get("role") or "").lower()
+        if role in ("table", "grid", "treegrid") or attrs.get("data-name") or attrs.get("aria-label"):
+            return True
+        if any(c.tag in ("caption", "thead") for c in table.children):
+            return True
+        rows = self.rows_of(table)
+        if not rows:
+            return False
+        if any(c.tag == "th" for r in rows[:3] for c in r.children):
+            return True
+        if len(rows) >= 2:
+            widths = {sum(1 for c in r.children if c.tag in ("td", "th")) for r in rows}
+            return len(widths) == 1 and min(widths) >= 2
+        return False
+
+    def cell_text(self, cell: Node) -> str:
+        segs: list[str] = []
+        _inline_segments(cell, segs, self)
+        text = _join(segs)
+        if len(text) > self.o.cell_chars and "](" not in text:
+            text = text[: self.o.cell_chars - 1].rstrip() + "…"
+        return text.replace("|", "/")
+
+    def row_cells(self, row: Node) -> list[str]:
+        cells: list[str] = []
+        for c in row.children:
+            if c.tag in ("td", "th"):
+                cells.append(self.cell_text(c))
+                span = c.attrs.get("colspan")
+                if span and span.isdigit() and int(span) > 1:
+                    cells.extend([""] * (min(int(span), 50) - 1))
+        return cells
+
+    def table(self, node: Node, depth: int) -> None:
+        o = self.o
+        rows = self.rows_of(node)
+        header: list[str] = []
+        body = rows
+        if rows:
+            first = rows[0]
+            cells = [c for c in first.children if c.tag in ("td", "th")]
+            in_thead = first.parent is not None and first.parent.tag == "thead"
+            if cells and (in_thead or all(c.tag == "th" for c in cells)):
+                header = self.row_cells(first)
+                body = rows[1:]
+        ncols = max([len(header)] + [len(self.row_cells(r)) for r in body[: o.table_rows]] +
+                    [sum(int(c.attrs.get("colspan", "1")) if (c.attrs.get("colspan") or "1").isdigit() else 1
+                         for c in r.children if c.tag in ("td", "th")) for r in body])
+        name = self.name_of_container(node)
+        if not name:
+            for c in node.children:
+                if c.tag == "caption":
+                    name = _cut(c.text_content(), o.name_chars)
+        head = "table" + (f' "{name}"' if name else "") + f" {ncols} col{'s' if ncols != 1 else ''} × {len(body):,} row{'s' if len(body) != 1 else ''}"
+        if header:
+            head += ": " + _cells_line(header, o.table_cols)
+        self.emit(depth, head, "container")
+        shown = o.table_rows if len(body) > o.table_rows + 1 else len(body)
+        for r in body[:shown]:
+            self.emit(depth + 1, "row: " + _cells_line(self.row_cells(r), o.table_cols), "other")
+        if len(body) > shown:
+            self.emit(depth + 1, f"… {len(body) - o.table_rows:,} more rows", "fold")
+
+
+def _cells_line(cells: list[str], max_cols: int) -> str:
+    shown = cells[:max_cols]
+    line = " | ".join(shown)
+    if len(cells) > max_cols:
+        line += " | …"
+    return line
+
+
+def _inline_segments(node: Node, out: list[str], r: _Renderer) -> None:
+    for c in node.children:
+        if c.is_text:
+            out.append(c.text)
+        elif is_interactive(c):
+            if role_of(c) == "link":
+                out.append(" " + r.inline_control(c) + " ")
+            else:
+                out.append(" " + r.control_line(c)[0] + " ")
+        elif c.tag == "img":
+            alt = collapse_ws(c.attrs.get("alt") or "")
+            if alt:
+                out.append(f' img "{alt}" ')
+        else:
+            if c.tag in _BLOCKISH:
+                out.append(" ")
+            _inline_segments(c, out, r)
+            if c.tag in _BLOCKISH:
+                out.append(" ")
+
+
+_BLOCKISH = frozenset(
+    "html body main header footer nav aside section article form fieldset p div center hgroup address "
+    "figure figcaption details blockquote tr thead tbody tfoot caption table search listing xmp plaintext "
+    "video audio dialog summary".split()
+)
+
+
+def _nested_controls(node: Node) -> list[Node]:
+    """Interactive descendants of ``node`` not inside another interactive descendant."""
+    found: list[Node] = []
+    stack = list(reversed(node.children))
+    while stack:
+        n = stack.pop()
+        if n.is_text:
+            continue
+        if is_interactive(n):
+            found.append(n)
+            continue
+        stack.extend(reversed(n.children))
+    return found
+
+
+def _text_outside_controls(node: Node) -> str:
+    parts: list[str] = []
+    stack = list(reversed(node.children))
+    while stack:
+        n = stack.pop()
+        if n.is_text:
+            parts.append(n.text)
+        elif n.tag == "img":
+            parts.append(" " + (n.attrs.get("alt") or "") + " ")
+        elif not is_interactive(n):
+            stack.extend(reversed(n.children))
+    text = collapse_ws("".join(parts))
+    return _KEY_STRIP.sub("", text.replace("[]", "")).strip() if text.endswith(("[]", "[ ]")) else text
+
+
+def _cut(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: max(1, limit - 1)].rstrip() + "…"
+
+
+def _join(parts: list[str]) -> str:
+    return collapse_ws(" ".join(p for p in parts if p))
+
+
+def _dedupe_labels(lines: list[_Line]) -> list[_Line]:
+    """Drop a ``text:`` line that only repeats the name of the control right before/after it."""
+    out: list[_Line] = []
+    n = len(lines)
+    for i, line in enumerate(lines):
+        if line.kind == "text" and line.key and len(line.key) <= 80:
+            dup = False
+            for j in (i - 1, i + 1):
+                if 0 <= j < n and lines[j].kind == "control" and lines[j].depth == line.depth and lines[j].key:
+                    k = lines[j].key
+                    if line.key == k or (len(line.key) >= 3 and line.key in k):
+                        dup = True
+            if dup:
+                continue
+        out.append(line)
+    return out
+
+
+def _fold_prose(lines: list[_Line], show: int) -> list[_Line]:
+    """Replace plain text lines past the first ``show`` of a same-depth run with a count."""
+    if show <= 0:
+        return lines
+    out: list[_Line] = []
+    i = 0
+    n = len(lines)
+    while i < n:
+        line = lines[i]
+        if line.kind != "text":
+            out.append(line)
+            i += 1
+            continue
+        j = i
+        while j < n and lines[j].kind == "text" and lines[j].depth == line.depth:
+            j += 1
+        run = lines[i:j]
+        if len(run) > show + 1:
+            out.extend(run[:show])
+            rest = run[show:]
+            chars = sum(_line_chars(x.text) for x in rest)
+            out.append(_Line(line.depth, f"… {len(rest):,} more paragraphs ({chars:,} chars)", "fold"))
+        else:
+            out.extend(run)
+        i = j
+    return out
+
+
+_PLUS = re.compile(r"… \(\+([\d,]+) chars\)$")
+
+
+def _line_chars(text: str) -> int:
+    body = text[6:] if text.startswith(("text: ", "code: ")) else text
+    m = _PLUS.search(body)
+    if m:
+        return len(body) - len(m.group(0)) + int(m.group(1).replace(",", ""))
+    return len(body)
+
+
+def render_snapshot(html: str, *, title: str = "", url: str = "", options: SnapshotOptions = SnapshotOptions()) -> str:
+    """Return the condensed summary of a page (format in the module docstring).
+
+    Args:
+        html: visible HTML from ``extract.js`` (or raw HTML; hidden content and noise are
+            dropped as in :func:`browser_ctx.core.dom.parse_html`). Child frames are
+            ``<bc-frame data-frame=ID data-url=URL>`` elements with their content inside.
+        title: page title for the first line (``Page: title — url``); the line is left
+            out when both ``title`` and ``url`` are empty.
+        url: page URL; links on the same origin are shown relative to it.
+        options: :class:`SnapshotOptions`.
+
+    Returns:
+        Lines joined with ``\\n`` (no trailing newline); deterministic for the same input.
+        ``"(empty page)"`` follows the title line when nothing visible remains.
+    """
+    doc = parse_html(html)
+    r = _Renderer(doc, options, url)
+    r.render_children(doc.body, 0)
+    r.flush(0)
+    lines = _fold_prose(_dedupe_labels(r.lines), options.prose_show)
+    out: list[str] = []
+    if title or url:
+        head = "Page: " + (collapse_ws(title) or "(untitled)")
+        if url:
+            head += " — " + shorten_url(url, limit=200)
+        out.append(head)
+    if not lines:
+        out.append("(empty page)")
+    out.extend("  " * line.depth + line.text for line in lines)
+    return "\n".join(out)
