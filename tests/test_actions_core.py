@@ -86,3 +86,8 @@ def test_human_size() -> None:
     assert human_size(1536) == "1.5 KB"
     assert human_size(3 * 1024 * 1024) == "3.0 MB"
     assert human_size(None) == "?"
+
+
+def test_inline_link_refs_are_refs() -> None:
+    delta = diff_renderings("text: see [Docs](e4) now", "text: see [Docs](e9) now")
+    assert not delta.appeared and delta.rerendered == ["text: see [Docs](e9) now"]

@@ -39,9 +39,9 @@ FOLD_AFTER = 4
 #: How many lines of a folded run are shown.
 FOLD_SHOW = 3
 
-#: A ref as condensed renderings print it: ``[e12]``, ``[ref=f2e7]``, ``ref=e3`` or a bare ``e12`` token
-#: inside brackets. Only the bracketed / ``ref=`` forms are recognised, so ordinary words never match.
-REF_RE = re.compile(r"\[(?:ref=)?(?:f\d+)?e\d+\]|\bref=(?:f\d+)?e\d+\b")
+#: A ref as condensed renderings print it: ``[e12]``, ``[ref=f2e7]``, ``ref=e3``, or the ``(e4)`` of an
+#: inline link ``[text](e4)``. Only these forms are recognised, so ordinary words never match.
+REF_RE = re.compile(r"\[(?:ref=)?(?:f\d+)?e\d+\]|\bref=(?:f\d+)?e\d+\b|(?<=\])\((?:f\d+)?e\d+\)")
 _MASK_RE = re.compile(r'"[^"]*"|\d+')
 
 

@@ -1,0 +1,462 @@
+"""Action tools: click, type, fill, select, hover, press, wait, back, tabs, dialogs, close, verify.
+
+Names and parameters follow ``@playwright/mcp`` 0.0.83 (``target`` + optional ``element``). Every
+action returns one record of what it caused (see :mod:`browser_ctx.browser.actions` and
+:mod:`browser_ctx.core.record`); ``browser_verify`` returns ``PASS`` or ``FAIL: expected …, got …``.
+Action results are not pageable (no ``offset``): reading on would mean repeating the action, so the
+record folds and caps its DOM delta itself.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from .._errors import InvalidArgument, PageError, SelectorError, translate
+from ..browser import actions, dialogs
+from ..browser.actions import action_error, describe_element, perform, resolve_one
+from ..core.record import render_record
+from .registry import Rendered, ToolCall, ToolSpec
+
+__all__ = ["TOOLS"]
+
+#: Longest browser_wait_for, seconds (as @playwright/mcp).
+WAIT_MAX_S = 30
+#: browser_wait_for's default wait for text/textGone/target, seconds.
+WAIT_DEFAULT_S = 10
+
+
+async def _tab(call: ToolCall):
+    tab = await call.session.current_tab()
+    actions.ensure_open(tab)
+    return tab
+
+
+def _rendered(tab, text: str) -> Rendered:
+    return Rendered(text, capture=False, tab=tab.id)
+
+
+async def _label(call: ToolCall, tab, locator, target: str) -> str:
+    from ..browser import extract
+
+    element = call.args.get("element")
+    ref = target if extract.is_ref(target) else None
+    if element:
+        return f"{element} [{ref or target}]"
+    return await describe_element(locator, tab, ref=ref)
+
+
+async def _act(call: ToolCall, verb: str, past: str, do: Any) -> Rendered:
+    """Resolve ``target``, run ``do(locator)`` under a watch, render the record."""
+    tab = await _tab(call)
+    target = call.args["target"]
+    locator = await resolve_one(tab, target, call.settings, verb=verb)
+    label = await _label(call, tab, locator, target)
+    timeout = call.settings.timeouts.action_ms
+
+    async def run() -> Any:
+        try:
+            return await do(locator, timeout)
+        except Exception as exc:  # noqa: BLE001
+            raise action_error(exc, verb=verb, target=target, timeout_ms=timeout) from exc
+
+    record = await perform(call.session, tab, call.settings, f"{past} {label}", run)
+    return _rendered(tab, render_record(record))
+
+
+async def click(call: ToolCall) -> Rendered:
+    """Click ``target`` (``doubleClick``, ``button``, ``modifiers`` as Playwright's ``click``); return the record."""
+    a = call.args
+    opts: dict[str, Any] = {}
+    if a.get("button"):
+        opts["button"] = a["button"]
+    if a.get("modifiers"):
+        opts["modifiers"] = a["modifiers"]
+
+    async def do(loc, timeout):
+        if a.get("doubleClick"):
+            await loc.dblclick(timeout=timeout, **opts)
+        else:
+            await loc.click(timeout=timeout, **opts)
+
+    return await _act(call, "click", "Double-clicked" if a.get("doubleClick") else "Clicked", do)
+
+
+_NOT_FIELD = ("not an <input>", "not have a role allowing", "element is not editable")
+
+
+async def type_text(call: ToolCall) -> Rendered:
+    """Type ``text`` into ``target`` and read back what it shows.
+
+    Inputs, textareas and contenteditable elements are filled (``slowly``: typed key by key); any other
+    element (a code editor whose keystrokes go to a hidden textarea) is clicked and typed into with the
+    keyboard. ``submit`` presses Enter afterwards. The record ends with ``It now shows: "…"``.
+    """
+    a = call.args
+    text: str = a["text"]
+    page_holder: dict[str, Any] = {}
+
+    async def do(loc, timeout):
+        page = loc.page
+        note = None
+        try:
+            if a.get("slowly"):
+                await loc.press_sequentially(text, timeout=timeout)
+            else:
+                await loc.fill(text, timeout=timeout)
+            page_holder["keyboard"] = False
+        except Exception as exc:  # noqa: BLE001
+            if not any(s in str(exc) for s in _NOT_FIELD):
+                raise
+            await loc.click(timeout=timeout)
+            await page.keyboard.type(text)
+            page_holder["keyboard"] = True
+            note = "Not a form field: clicked it and typed with the keyboard."
+        if a.get("submit"):
+            if page_holder["keyboard"]:
+                await page.keyboard.press("Enter")
+            else:
+                await loc.press("Enter", timeout=timeout)
+        return note
+
+    tab = await _tab(call)
+    target = a["target"]
+    locator = await resolve_one(tab, target, call.settings, verb="type into")
+    label = await _label(call, tab, locator, target)
+    timeout = call.settings.timeouts.action_ms
+
+    async def run() -> Any:
+        try:
+            return await do(locator, timeout)
+        except Exception as exc:  # noqa: BLE001
+            raise action_error(exc, verb="type into", target=target, timeout_ms=timeout) from exc
+
+    record = await perform(call.session, tab, call.settings, f"Typed {len(text)} characters into {label}", run)
+    if not a.get("submit"):
+        record.readback = await _readback(locator)
+        if record.readback is not None and text.strip() and " ".join(text.split()) not in " ".join(
+                record.readback.split()):
+            record.notes.append("Warning: the element does not show the typed text.")
+    return _rendered(tab, render_record(record))
+
+
+async def _readback(locator) -> str | None:
+    try:
+        if await locator.count() != 1:
+            return None
+        return await locator.evaluate(
+            "el => (el.localName === 'input' || el.localName === 'textarea' || el.localName === 'select')"
+            " ? (el.type === 'password' ? (el.value ? '(filled)' : '(empty)') : el.value) : el.innerText",
+            timeout=1000)
+    except Exception:  # noqa: BLE001
+        return None
+
+
+async def fill_form(call: ToolCall) -> Rendered:
+    """Fill several fields in one action: textbox/slider ``fill``, checkbox ``true``/``false``, radio check,
+    combobox by option label (or value)."""
+    tab = await _tab(call)
+    fields = call.args["fields"]
+    if not fields:
+        raise InvalidArgument("fields is empty; pass at least one {target, name, type, value}.")
+    timeout = call.settings.timeouts.action_ms
+    resolved = []
+    for f in fields:
+        loc = await resolve_one(tab, f["target"], call.settings, verb=f"fill {f['name']!r}")
+        resolved.append((f, loc))
+
+    async def run() -> None:
+        for f, loc in resolved:
+            kind, value, target = f["type"], f["value"], f["target"]
+            try:
+                if kind in ("textbox", "slider"):
+                    await loc.fill(value, timeout=timeout)
+                elif kind == "checkbox":
+                    if value.strip().lower() not in ("true", "false"):
+                        raise InvalidArgument(f"Field {f['name']!r}: a checkbox value must be \"true\" or \"false\".")
+                    await loc.set_checked(value.strip().lower() == "true", timeout=timeout)
+                elif kind == "radio":
+                    await loc.check(timeout=timeout)
+                else:
+                    try:
+                        await loc.select_option(label=value, timeout=timeout)
+                    except Exception:  # noqa: BLE001 - not a label: try it as a value
+                        await loc.select_option(value, timeout=timeout)
+            except Exception as exc:  # noqa: BLE001
+                raise action_error(exc, verb=f"fill {f['name']!r} in", target=target, timeout_ms=timeout) from exc
+
+    names = ", ".join(f["name"] for f in fields)
+    record = await perform(call.session, tab, call.settings,
+                           f"Filled {len(fields)} field{'s' if len(fields) != 1 else ''}: {names}", run)
+    return _rendered(tab, render_record(record))
+
+
+async def select_option(call: ToolCall) -> Rendered:
+    """Select ``values`` (option values or labels) in the ``target`` select."""
+    values = call.args["values"]
+
+    async def do(loc, timeout):
+        try:
+            chosen = await loc.select_option(values, timeout=timeout)
+        except Exception as exc:  # noqa: BLE001
+            if "did not find some options" in str(exc).lower() or "options" in str(exc).lower():
+                raise SelectorError(f"No option matches {values!r} in {call.args['target']!r}; use option "
+                                    "values or labels from browser_snapshot.") from exc
+            raise
+        return "Selected: " + ", ".join(chosen) if chosen else None
+
+    return await _act(call, "select in", "Selected in", do)
+
+
+async def hover(call: ToolCall) -> Rendered:
+    """Move the mouse over ``target``; return the record (menus, tooltips that appeared)."""
+    async def do(loc, timeout):
+        await loc.hover(timeout=timeout)
+
+    return await _act(call, "hover", "Hovered", do)
+
+
+async def press_key(call: ToolCall) -> Rendered:
+    """Press ``key`` (Playwright key names such as ``Enter``, ``ArrowLeft``, ``Control+a``) in the focused element."""
+    tab = await _tab(call)
+    key = call.args["key"]
+
+    async def run() -> None:
+        try:
+            await tab.page.keyboard.press(key)
+        except Exception as exc:  # noqa: BLE001
+            if "unknown key" in str(exc).lower():
+                raise InvalidArgument(f"Unknown key {key!r}; use names like Enter, Escape, ArrowDown, "
+                                      "Control+a or a single character.") from exc
+            raise translate(exc, action="press a key") from exc
+
+    record = await perform(call.session, tab, call.settings, f"Pressed {key}", run)
+    return _rendered(tab, render_record(record))
+
+
+async def wait_for(call: ToolCall) -> Rendered:
+    """Wait for ``text`` to appear, ``textGone`` to go, ``target`` to reach ``state``, or ``time`` seconds.
+
+    With a condition, ``time`` is the most to wait (default 10 s, at most 30); alone, it is a plain pause.
+    Returns a record of what changed while waiting.
+
+    Raises:
+        ActionTimeout: the condition did not happen in time (names it).
+    """
+    a = call.args
+    tab = await _tab(call)
+    page = tab.page
+    conds = [k for k in ("text", "textGone", "target") if a.get(k) is not None]
+    if "state" in a and not a.get("target"):
+        raise InvalidArgument("state needs a target.")
+    if not conds and a.get("time") is None:
+        raise InvalidArgument("Pass time (seconds), text, textGone or target.")
+    seconds = min(float(a.get("time") or (WAIT_DEFAULT_S if conds else 0)), WAIT_MAX_S)
+    timeout_ms = seconds * 1000
+    waited: list[str] = []
+
+    async def run() -> str | None:
+        loop = asyncio.get_running_loop()
+        t0 = loop.time()
+        if not conds:
+            await asyncio.sleep(seconds)
+            return None
+        try:
+            if a.get("text") is not None:
+                what = f"text {a['text']!r} to appear"
+                await page.get_by_text(a["text"]).filter(visible=True).first.wait_for(state="visible",
+                                                                                        timeout=timeout_ms)
+                waited.append(f"text {a['text']!r} appeared")
+            if a.get("textGone") is not None:
+                what = f"text {a['textGone']!r} to disappear"
+                left = max(1.0, timeout_ms - (loop.time() - t0) * 1000)
+                await page.get_by_text(a["textGone"]).filter(visible=True).first.wait_for(state="detached",
+                                                                                            timeout=left)
+                waited.append(f"text {a['textGone']!r} is gone")
+            if a.get("target"):
+                state = a.get("state", "visible")
+                what = f"{a['target']!r} to be {state}"
+                loc = actions.locator_for(tab, a["target"])
+                left = max(1.0, timeout_ms - (loop.time() - t0) * 1000)
+                await loc.wait_for(state=state, timeout=left)
+                waited.append(f"{a['target']} is {state}")
+        except Exception as exc:  # noqa: BLE001
+            if "timeout" in type(exc).__name__.lower() or "timeout" in str(exc).lower()[:80]:
+                from .._errors import ActionTimeout
+
+                raise ActionTimeout(f"Timed out after {seconds:g} s waiting for {what}. Raise time (max "
+                                    f"{WAIT_MAX_S}) or check with browser_snapshot.") from exc
+            raise action_error(exc, verb="wait for", target=a.get("target") or "", timeout_ms=timeout_ms) from exc
+        return f"Done after {loop.time() - t0:.1f} s: " + "; ".join(waited) + "."
+
+    label = f"Waited {seconds:g} s" if not conds else "Waited"
+    record = await perform(call.session, tab, call.settings, label, run, settle=False)
+    return _rendered(tab, render_record(record))
+
+
+async def navigate_back(call: ToolCall) -> Rendered:
+    """Go back in the current tab's history; return the record."""
+    tab = await _tab(call)
+    timeout = call.settings.timeouts.navigation_ms
+
+    async def run() -> str | None:
+        before = tab.page.url
+        try:
+            await tab.page.go_back(wait_until="commit", timeout=timeout)
+        except Exception as exc:  # noqa: BLE001
+            raise translate(exc, action="go back", url=before, timeout_ms=timeout) from exc
+        if tab.page.url == before:
+            return "There is no previous page in this tab's history."
+        return None
+
+    record = await perform(call.session, tab, call.settings, "Went back", run)
+    return _rendered(tab, render_record(record))
+
+
+async def _tab_list(call: ToolCall) -> str:
+    session = call.session
+    current = session.peek_tab()
+    lines = []
+    for i, t in enumerate(session.tabs):
+        try:
+            title = await asyncio.wait_for(t.page.title(), 2)
+        except Exception:  # noqa: BLE001
+            title = ""
+        mark = " (current)" if t is current else ""
+        lines.append(f"- {i}:{mark} \"{title}\" {t.page.url}")
+    return "\n".join(lines) if lines else "No tabs open."
+
+
+async def tabs(call: ToolCall) -> Rendered:
+    """List, open (``new`` with optional ``url``), close (``index`` or the current tab) or select tabs.
+
+    Indexes are 0-based, in opening order (as ``@playwright/mcp``). Returns the tab list afterwards.
+
+    Raises:
+        InvalidArgument: an index out of range, or ``select`` without one.
+    """
+    from ..browser import reading
+
+    a = call.args
+    session = call.session
+    action = a["action"]
+    await session.current_tab()
+    note = ""
+    index = a.get("index")
+    all_tabs = session.tabs
+
+    def pick() -> Any:
+        if index is None:
+            return None
+        i = int(index)
+        if i != index or not 0 <= i < len(all_tabs):
+            raise InvalidArgument(f"No tab {index}; indexes are 0 to {len(all_tabs) - 1} (browser_tabs list).")
+        return all_tabs[i]
+
+    if action == "new":
+        tab = await session.new_tab()
+        await actions.attach(session, tab.page)
+        if a.get("url"):
+            url = reading.normalise_url(a["url"], call.settings.allowed_schemes)
+            await reading.navigate(tab, url, call.settings)
+        note = "Opened a new tab."
+    elif action == "select":
+        tab = pick()
+        if tab is None:
+            raise InvalidArgument("select needs index (0-based; see browser_tabs list).")
+        session.select_tab(tab)
+        try:
+            await tab.page.bring_to_front()
+        except Exception as exc:  # noqa: BLE001
+            raise PageError("That tab is gone; call browser_tabs list.") from exc
+        note = f"Selected tab {all_tabs.index(tab)}."
+    elif action == "close":
+        tab = pick() or session.peek_tab()
+        if tab is None:
+            raise InvalidArgument("No tab to close.")
+        i = all_tabs.index(tab)
+        await tab.page.close()
+        for _ in range(20):  # let the session forget it
+            if tab not in session.tabs:
+                break
+            await asyncio.sleep(0.01)
+        note = f"Closed tab {i}."
+    listing = await _tab_list(call)
+    return Rendered(f"{note}\n{listing}" if note else listing, capture=False)
+
+
+async def handle_dialog(call: ToolCall) -> Rendered:
+    """Set how the next dialog (any tab) is answered: ``accept`` (and ``promptText`` for a prompt).
+
+    Dialogs are answered at once by the default policy (accept alert and beforeunload, dismiss confirm
+    and prompt); this overrides it for the next one only. Repeat the action that opens the dialog next.
+    """
+    center = dialogs.center_for(call.session)
+    accept = bool(call.args["accept"])
+    prompt = call.args.get("promptText")
+    center.arm(accept, prompt)
+    how = "accepted" if accept else "dismissed"
+    extra = f" with {prompt!r}" if prompt is not None and accept else ""
+    return Rendered(f"The next dialog will be {how}{extra}; now trigger it (e.g. repeat the click).", capture=False)
+
+
+async def close(call: ToolCall) -> Rendered:
+    """Close the browser; the next call relaunches it."""
+    was_open = await call.session.close_browser()
+    return Rendered("Browser closed; the next call opens a new one." if was_open else "No browser was open.",
+                    capture=False)
+
+
+async def verify(call: ToolCall) -> Rendered:
+    """One-line check with Playwright's web-first ``expect``; see :func:`browser_ctx.browser.actions.verify`."""
+    tab = await _tab(call)
+    return _rendered(tab, await actions.verify(tab, dict(call.args), call.settings))
+
+
+def _spec(name: str, description: str, properties: dict, handler: Any, required: tuple[str, ...] = (),
+          read_only: bool = False) -> ToolSpec:
+    return ToolSpec(name=name, description=description, properties=properties, handler=handler,
+                    required=required, pageable=False, caps="core", read_only=read_only)
+
+
+STR: dict[str, Any] = {"type": "string"}
+BOOL: dict[str, Any] = {"type": "boolean"}
+#: ``target`` is explained once in the server instructions; here it is a bare string to keep tools/list small.
+T = STR
+TE = {"target": T, "element": STR}
+
+TOOLS = [
+    _spec("browser_click", "Click target.",
+          {**TE, "doubleClick": BOOL, "button": {"enum": ["left", "right", "middle"]},
+           "modifiers": {"type": "array"}},
+          click, ("target",)),
+    _spec("browser_type", "Type text into target; submit presses Enter.",
+          {**TE, "text": STR, "submit": BOOL, "slowly": BOOL}, type_text, ("target", "text")),
+    _spec("browser_fill_form", "Fill fields (checkbox: true/false).",
+          {"fields": {"type": "array", "items": {
+              "type": "object",
+              "properties": {**TE, "name": STR,
+                             "type": {"enum": ["textbox", "checkbox", "radio", "combobox", "slider"]},
+                             "value": STR},
+              "required": ["target", "name", "type", "value"]}}},
+          fill_form, ("fields",)),
+    _spec("browser_select_option", "Select dropdown options.", {**TE, "values": {"type": "array", "items": STR}},
+          select_option, ("target", "values")),
+    _spec("browser_hover", "Hover over target.", TE, hover, ("target",)),
+    _spec("browser_press_key", "Press a key, e.g. Enter.", {"key": STR}, press_key, ("key",)),
+    _spec("browser_wait_for", "Wait for text, textGone, target state, or time (s).",
+          {"time": {"type": "number"}, "text": STR, "textGone": STR, "target": T,
+           "state": {"enum": ["visible", "hidden", "attached", "detached"]}},
+          wait_for, read_only=True),
+    _spec("browser_navigate_back", "Go back in history.", {}, navigate_back),
+    _spec("browser_tabs", "List, open, close or select tabs.",
+          {"action": {"enum": ["list", "new", "close", "select"]}, "index": {"type": "number"}, "url": STR},
+          tabs, ("action",)),
+    _spec("browser_handle_dialog", "Accept or dismiss the next dialog.", {"accept": BOOL, "promptText": STR},
+          handle_dialog, ("accept",)),
+    _spec("browser_close", "Close the browser.", {}, close),
+    _spec("browser_verify", "Check target or page, auto-waiting (text/url/title: contains): PASS or FAIL.",
+          {"target": T, "text": STR, "visible": BOOL, "hidden": BOOL, "count": {"type": "integer"}, "value": STR,
+           "checked": BOOL, "enabled": BOOL, "url": STR, "title": STR, "timeout": {"type": "number"}},
+          verify, read_only=True),
+]
