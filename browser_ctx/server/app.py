@@ -76,17 +76,22 @@ def select_tools(caps: tuple[str, ...] = ("default",), *, evaluate: bool = True)
 
 
 def create_server(settings: Settings | None = None, *, caps: tuple[str, ...] = ("default",),
-                  evaluate: bool = True) -> Server[BrowserSession]:
+                  evaluate: bool = True, pool: Any = None) -> Server[Any]:
     """Build the MCP server.
 
     Args:
         settings: server settings (defaults: :class:`Settings()`).
         caps: tool sets to enable (see :data:`CAPS_SETS`).
         evaluate: include ``browser_evaluate`` (``--no-evaluate`` turns it off).
+        pool: for transports with many client sessions (HTTP): an async context manager with
+            ``async session_for(ctx) -> BrowserSession`` that picks the browser session of the
+            request's client (see :class:`browser_ctx.server.http.SessionPool`). Default ``None``:
+            one session for the whole server (stdio).
 
     Returns:
         A low-level MCP ``Server`` whose lifespan opens a :class:`BrowserSession` (the browser
-        itself starts lazily on the first call that needs it) and closes it on shutdown.
+        itself starts lazily on the first call that needs it), or enters ``pool``, and closes it
+        on shutdown.
     """
     settings = settings or Settings()
     tools = {t.name: t for t in select_tools(caps, evaluate=evaluate)}
@@ -97,7 +102,11 @@ def create_server(settings: Settings | None = None, *, caps: tuple[str, ...] = (
     ]
 
     @contextlib.asynccontextmanager
-    async def lifespan(_server: Server[Any]) -> AsyncIterator[BrowserSession]:
+    async def lifespan(_server: Server[Any]) -> AsyncIterator[Any]:
+        if pool is not None:
+            async with pool:
+                yield pool
+            return
         async with BrowserSession(settings) as session:
             yield session
 
@@ -109,6 +118,8 @@ def create_server(settings: Settings | None = None, *, caps: tuple[str, ...] = (
         if spec is None:
             return error_result(f"Unknown tool {params.name!r}; call tools/list for the available tools.")
         session: BrowserSession = ctx.lifespan_context
+        if pool is not None:
+            session = await pool.session_for(ctx)
         return await call_tool(spec, params.arguments, session, settings)
 
     return Server(
