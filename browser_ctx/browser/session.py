@@ -20,6 +20,7 @@ from urllib.parse import urlsplit
 from playwright.async_api import Browser, BrowserContext, Page, Playwright, async_playwright
 
 from .._errors import BrowserCtxError, BrowserLaunchError, PageError
+from ..core.ledger import Ledger
 from ..core.redact import Redactor
 from ..settings import Settings
 from .events import EventCapture
@@ -106,6 +107,8 @@ class BrowserSession:
         self._launched_once = False
         self._notes: list[str] = []
         self.executable: str | None = None
+        #: Tokens returned per tool against their baselines (read by ``browser_ctx_stats``).
+        self.ledger = Ledger()
         self._owns_provider = False
         if provider is None and (settings.launch.cdp_endpoint or settings.launch.ws_endpoint):
             provider = RemoteBrowser(settings.launch)
@@ -134,6 +137,10 @@ class BrowserSession:
         """Return and clear notes for the current call (e.g. "browser relaunched")."""
         notes, self._notes = self._notes, []
         return notes
+
+    def add_note(self, text: str) -> None:
+        """Add a note the next call's result carries (e.g. "this idle session was reset")."""
+        self._notes.append(text)
 
     async def _ensure_context(self) -> BrowserContext:
         if self._context is not None and not self._lost:
