@@ -62,7 +62,6 @@ class BrowserProvider:
         self._pw: Playwright | None = None
         self._browser: Browser | None = None
         self._lock = asyncio.Lock()
-        self._was_up = False
         self._closed = False
 
     @property
@@ -94,7 +93,6 @@ class BrowserProvider:
                 await _register_ref_engine(self._pw)
             browser = await self._start()
             self._browser = browser
-            self._was_up = True
             browser.on("disconnected", self._on_disconnected)
             return browser
 
@@ -120,8 +118,9 @@ class BrowserProvider:
         """
         for attempt in range(2):
             browser = await self._ensure()
-            if adopt_existing and browser.contexts:
-                return browser.contexts[0], False
+            default = self._default_context(browser) if adopt_existing else None
+            if default is not None:
+                return default, False
             try:
                 return await browser.new_context(**options), True
             except Exception as exc:  # noqa: BLE001 - the browser died between the check and the call
@@ -129,6 +128,10 @@ class BrowserProvider:
                     raise BrowserLaunchError(f"Could not open a browser context in {self.label}: "
                                              f"{one_line(str(exc), 200)}") from exc
         raise AssertionError("unreachable")  # pragma: no cover
+
+    def _default_context(self, browser: Browser) -> BrowserContext | None:
+        """The browser's own default context (holding tabs opened before we connected), if it has one."""
+        return None
 
     async def close(self) -> None:
         """Disconnect from (remote) or close (launched) the browser and stop Playwright. Idempotent."""
@@ -187,6 +190,13 @@ class RemoteBrowser(BrowserProvider):
         #: Connection attempts made so far (all calls), and failures among them: for tests and logs.
         self.attempts = 0
         self.failures = 0
+
+    def _default_context(self, browser: Browser) -> BrowserContext | None:
+        # Only a CDP connection has a default context (the first one, which exists before we create any);
+        # a Playwright server's browser has none, and later contexts belong to other sessions.
+        if self.kind == "cdp" and browser.contexts:
+            return browser.contexts[0]
+        return None
 
     def lost_note(self) -> str:
         return (f"Lost the connection to {self.label}; reconnected (tabs this server had opened there "
