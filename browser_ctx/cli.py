@@ -9,6 +9,7 @@ import argparse
 import asyncio
 import contextlib
 import logging
+import os
 import signal
 import sys
 from typing import Any
@@ -27,6 +28,13 @@ def _size(text: str) -> tuple[int, int]:
         return int(w), int(h)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected WIDTHxHEIGHT such as 1280x800, got {text!r}") from None
+
+
+def _header(text: str) -> tuple[str, str]:
+    name, sep, value = text.partition(":")
+    if not sep or not name.strip():
+        raise argparse.ArgumentTypeError(f"expected 'Name: value', got {text!r}")
+    return name.strip(), value.strip()
 
 
 def _origins(text: str) -> tuple[str, ...]:
@@ -53,6 +61,17 @@ def _add_browser_options(p: argparse.ArgumentParser) -> None:
                    help="viewport in CSS pixels (default 1280x800)")
     g.add_argument("--allow-scheme", action="append", default=[], metavar="SCHEME",
                    help="let browser_navigate open this non-http(s) scheme, e.g. file (repeatable)")
+    r = p.add_argument_group("remote browser (connect instead of launching)")
+    r.add_argument("--cdp-endpoint", metavar="URL",
+                   help="connect over the Chrome DevTools Protocol, e.g. http://127.0.0.1:9222 (a Chrome started with "
+                        "--remote-debugging-port, Browserless, a Selenium Grid 4 node)")
+    r.add_argument("--ws-endpoint", metavar="URL",
+                   help="connect to a Playwright browser server (playwright run-server / launchServer), ws://host:port/")
+    r.add_argument("--remote-header", type=_header, action="append", default=[], metavar="'NAME: VALUE'",
+                   help="HTTP header sent when connecting (repeatable), e.g. an auth token")
+    r.add_argument("--connect-timeout", type=float, default=LaunchSettings.connect_timeout_ms, metavar="MS",
+                   help="timeout of one connection attempt in ms (default %(default)s); "
+                        f"{LaunchSettings.connect_attempts} attempts with backoff")
     c = p.add_argument_group("caps and timeouts")
     c.add_argument("--max-tokens", type=int, default=CapSettings.default_max_tokens,
                    help="default maxTokens per call (default %(default)s)")
@@ -90,6 +109,10 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
             blocked_origins=args.blocked_origins,
             allowed_origins=args.allowed_origins,
             viewport=args.viewport_size,
+            cdp_endpoint=args.cdp_endpoint,
+            ws_endpoint=args.ws_endpoint,
+            remote_headers=tuple(args.remote_header),
+            connect_timeout_ms=args.connect_timeout,
         ),
         timeouts=Timeouts(navigation_ms=args.timeout_navigation, read_ms=args.timeout_read,
                           action_ms=args.timeout_action),
@@ -116,6 +139,18 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--caps", action="append", default=None, metavar="SET",
                        help="tool sets: core, debug, vision, default (core+debug), all; repeatable")
     serve.add_argument("--no-evaluate", action="store_true", help="remove browser_evaluate")
+    h = serve.add_argument_group("transport")
+    h.add_argument("--transport", choices=("stdio", "http"), default="stdio",
+                   help="stdio (default) or streamable HTTP at http://HOST:PORT/mcp (health at /healthz)")
+    h.add_argument("--port", type=int, default=8931, help="HTTP port (default %(default)s; 0 picks a free one)")
+    h.add_argument("--host", default="127.0.0.1",
+                   help="HTTP interface (default %(default)s); any other needs --auth-token")
+    h.add_argument("--auth-token", default=os.environ.get("BROWSER_CTX_AUTH_TOKEN"), metavar="TOKEN",
+                   help="Bearer token HTTP clients must send (default $BROWSER_CTX_AUTH_TOKEN)")
+    h.add_argument("--shared-context", action="store_true",
+                   help="HTTP: one browser context for all clients (default: one per client session)")
+    h.add_argument("--idle-timeout", type=float, default=1800.0, metavar="S",
+                   help="HTTP: close a client's browser context after S seconds without a call (default %(default)s)")
     _add_browser_options(serve)
 
     snap = sub.add_parser("snapshot", help="print browser_snapshot of a URL with its token count",
@@ -140,6 +175,39 @@ def build_parser() -> argparse.ArgumentParser:
                           epilog="Example: browser-ctx demo")
     _add_browser_options(demo)
     return parser
+
+
+def _check_remote(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    if args.cdp_endpoint and args.ws_endpoint:
+        parser.error("give only one of --cdp-endpoint and --ws-endpoint")
+    from .browser.remote import RemoteBrowser
+
+    if args.cdp_endpoint or args.ws_endpoint:
+        try:
+            RemoteBrowser(settings_from_args(args).launch)
+        except ValueError as exc:
+            parser.error(str(exc))
+
+
+def _serve_http(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    from .server.http import HttpOptions, check_bind, serve_http
+
+    options = HttpOptions(host=args.host, port=args.port, auth_token=args.auth_token,
+                          shared_context=args.shared_context, idle_timeout=args.idle_timeout)
+    try:
+        check_bind(options)
+        if args.user_data_dir and not args.shared_context:
+            raise ValueError("--user-data-dir is one profile and cannot be split between clients; "
+                             "add --shared-context")
+    except ValueError as exc:
+        parser.error(str(exc))
+    try:
+        asyncio.run(serve_http(settings_from_args(args), options, caps=tuple(args.caps or ("default",)),
+                               evaluate=not args.no_evaluate))
+    except OSError as exc:
+        print(f"browser-ctx: cannot serve on {args.host}:{args.port}: {exc.strerror or exc}", file=sys.stderr)
+        return 1
+    return 0
 
 
 async def _serve(args: argparse.Namespace) -> None:
@@ -218,6 +286,10 @@ def main(argv: list[str] | None = None) -> int:
     if not argv or argv[0].startswith("-") and argv[0] not in ("-h", "--help", "--version"):
         argv = ["serve", *argv]
     args = parser.parse_args(argv)
+    if args.command in ("serve", "snapshot", "text", "demo"):
+        _check_remote(parser, args)
+    if args.command == "serve" and args.transport == "http":
+        return _serve_http(parser, args)
     if args.command == "serve":
         asyncio.run(_serve(args))
         return 0
