@@ -15,6 +15,7 @@ one-line ``isError`` results, so every tool gets the same caps and metadata:
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import json
 import logging
@@ -94,17 +95,84 @@ def _fingerprint(text: str) -> str:
     return hashlib.sha1(text.encode("utf-8", "surrogatepass")).hexdigest()[:12]
 
 
+#: Read tools whose ledger baseline is a full ``aria_snapshot(mode="ai")`` of the same page.
+READ_TOOLS = frozenset({"browser_navigate", "browser_snapshot", "browser_text"})
+#: Stand-in for ``sessionTokens`` while capping, at least as wide as the real figure, so the
+#: cap leaves room for it.
+_SESSION_PLACEHOLDER = 10**12
+
+
+class _CallInfo:
+    """What the ledger needs from a call besides its result: baseline and image tokens."""
+
+    def __init__(self) -> None:
+        self.baseline: int | None = None
+        self.image_tokens = 0
+
+
+def _tokens_json(value: Any) -> int:
+    return count_tokens(json.dumps(value, ensure_ascii=False, separators=(",", ":")))
+
+
+def _account(session: BrowserSession, tool: str, result: types.CallToolResult, info: _CallInfo) -> None:
+    """Record the call in ``session.ledger`` and set ``sessionTokens`` in its structured content.
+
+    ``sessionTokens`` counts itself: it is the ledger's total after this call, including the
+    tokens of the structured content that carries it (settled in a few rounds).
+    """
+    ledger = getattr(session, "ledger", None)
+    if ledger is None:
+        return
+    text_tokens = sum(count_tokens(c.text) for c in result.content if getattr(c, "type", "") == "text")
+    sc = result.structured_content
+    meta_tokens = 0
+    if sc is not None:
+        fixed = ledger.session_tokens + info.image_tokens + text_tokens
+        guess = fixed + _tokens_json({**sc, "sessionTokens": fixed})
+        for _ in range(4):
+            sc["sessionTokens"] = guess
+            meta_tokens = _tokens_json(sc)
+            if fixed + meta_tokens == guess:
+                break
+            guess = fixed + meta_tokens
+    ledger.record(tool, text_tokens + meta_tokens, baseline=info.baseline, image_tokens=info.image_tokens,
+                  error=bool(result.is_error))
+
+
+async def _measure_baseline(session: BrowserSession, tool: str, args: dict[str, Any],
+                            version: str | None) -> int | None:
+    try:
+        from .tools_extra import measure_baseline
+    except ImportError:  # pragma: no cover - tools_extra not present
+        return None
+    return await measure_baseline(session, tool, args, version)
+
+
 async def call_tool(spec: ToolSpec, arguments: dict[str, Any] | None, session: BrowserSession,
                     settings: Settings) -> types.CallToolResult:
     """Run one tool call end to end and return the MCP result (never raises for tool errors).
 
     Notes for the model (a relaunched browser, a page changed since a capture) travel in a
     separate text block before the result and in ``notes``, so offsets into the result stay
-    exact; their tokens count against ``maxTokens`` too.
+    exact; their tokens count against ``maxTokens`` too. Images a handler returns follow the
+    text as ``ImageContent`` blocks (not counted as text tokens). Every call is recorded in
+    ``session.ledger`` and its structured content carries ``sessionTokens``.
     """
+    info = _CallInfo()
+    result = await _call_tool(spec, arguments, session, settings, info)
+    try:
+        _account(session, spec.name, result, info)
+    except Exception:  # noqa: BLE001 - bookkeeping never fails a call
+        log.exception("ledger failed for %s", spec.name)
+    return result
+
+
+async def _call_tool(spec: ToolSpec, arguments: dict[str, Any] | None, session: BrowserSession,
+                     settings: Settings, info: _CallInfo) -> types.CallToolResult:
     caps = settings.caps
     try:
         args = validate_arguments(spec, arguments)
+        requested_tokens = args.get("maxTokens")
         max_tokens = min(max(int(args.pop("maxTokens", caps.default_max_tokens)), caps.min_tokens),
                          caps.ceiling_tokens)
         offset = int(args.pop("offset", 0)) if spec.pageable else 0
@@ -115,6 +183,7 @@ async def call_tool(spec: ToolSpec, arguments: dict[str, Any] | None, session: B
             capture = tab.captures.get(key) if (tab is not None and offset > 0) else None
             extra: dict[str, Any] = {}
             notes: list[str] = []
+            images: list[tuple[str, bytes]] = []
             if capture is not None:
                 now = await _page_version(session)
                 if capture.version is not None and now is not None and now != capture.version:
@@ -124,8 +193,15 @@ async def call_tool(spec: ToolSpec, arguments: dict[str, Any] | None, session: B
                 text, full_tokens = capture.text, capture.full_tokens
                 extra.update(capture.meta)
             else:
-                rendered: Rendered = await spec.handler(ToolCall(spec.name, args, session, settings))
+                rendered: Rendered = await spec.handler(ToolCall(spec.name, args, session, settings,
+                                                                 max_tokens=requested_tokens))
                 notes.extend(session.take_notes())
+                images = list(rendered.images)
+                if images:
+                    info.image_tokens = int(rendered.meta.get("estimatedImageTokens") or 0)
+                info.baseline = rendered.baseline_tokens
+                if info.baseline is None and spec.name in READ_TOOLS:
+                    info.baseline = await _measure_baseline(session, spec.name, args, rendered.version)
                 text = session.redactor.scrub(rendered.text)
                 full_tokens = count_tokens(text)
                 extra.update(rendered.meta)
@@ -149,10 +225,14 @@ async def call_tool(spec: ToolSpec, arguments: dict[str, Any] | None, session: B
             note_text = " ".join(f"[{n}]" for n in notes)
             blocks.append(types.TextContent(type="text", text=note_text))
             max_tokens = max(1, max_tokens - count_tokens(note_text))
+        extra["sessionTokens"] = _SESSION_PLACEHOLDER  # the real figure is set by _account
         capped = cap(text, max_tokens=max_tokens, max_chars=caps.ceiling_chars, offset=offset,
                      extra_meta=extra, full_tokens=full_tokens)
         blocks.append(types.TextContent(type="text", text=capped.text))
-        return types.CallToolResult(content=blocks, structured_content=capped.meta)
+        content: list[Any] = list(blocks)
+        content.extend(types.ImageContent(type="image", data=base64.b64encode(data).decode("ascii"), mime_type=mime)
+                       for mime, data in images)
+        return types.CallToolResult(content=content, structured_content=capped.meta)
     except BrowserCtxError as exc:
         return error_result(str(exc))
     except Exception as exc:  # noqa: BLE001 - nothing may crash the server

@@ -42,12 +42,16 @@ class ToolCall:
         args: arguments after JSON-schema validation, defaults filled in (camelCase keys).
         session: the browser session (lazily launches the browser on first use).
         settings: server settings.
+        max_tokens: ``maxTokens`` exactly as the caller gave it (``None`` when omitted), for tools
+            that use it as a budget of their own (screenshots: image tokens); the text cap the
+            pipeline applies is computed separately.
     """
 
     name: str
     args: dict[str, Any]
     session: BrowserSession
     settings: Settings
+    max_tokens: int | None = None
 
 
 @dataclass
@@ -61,6 +65,12 @@ class Rendered:
         version: an opaque page-state version at render time; reading on from a capture whose
             page version has changed since says so.
         tab: the tab id the result belongs to (captures are kept per tab).
+        images: images sent after the text, as ``(mime_type, bytes)``; each becomes an MCP
+            ``ImageContent`` block. They are not text tokens: their cost is the handler's
+            ``meta["estimatedImageTokens"]`` (image tokens), which the ledger records apart.
+        baseline_tokens: o200k tokens the usual alternative would have cost (e.g. the unfiltered
+            console listing), for the session ledger; ``None`` lets the pipeline measure it for
+            reads (a full ``aria_snapshot(mode="ai")``) or assume the result's own tokens.
     """
 
     text: str
@@ -68,6 +78,8 @@ class Rendered:
     capture: bool = True
     version: str | None = None
     tab: int | None = None
+    images: list[tuple[str, bytes]] = field(default_factory=list)
+    baseline_tokens: int | None = None
 
 
 Handler = Callable[[ToolCall], Awaitable[Rendered]]
