@@ -57,8 +57,14 @@ def _add_browser_options(p: argparse.ArgumentParser) -> None:
                    help="comma-separated origins whose requests are aborted")
     g.add_argument("--allowed-origins", type=_origins, default=(), metavar="LIST",
                    help="comma-separated origins; all others are aborted")
-    g.add_argument("--viewport-size", type=_size, default=(1280, 800), metavar="WxH",
-                   help="viewport in CSS pixels (default 1280x800)")
+    g.add_argument("--viewport-size", type=_size, default=None, metavar="WxH",
+                   help="viewport in CSS pixels (default 1280x800, or the --device's)")
+    g.add_argument("--device", metavar="NAME",
+                   help='emulate a Playwright device (viewport, scale factor, user agent, touch), e.g. "iPhone 15"')
+    g.add_argument("--allowed-roots", type=_origins, default=(), metavar="LIST",
+                   help="comma-separated folders browser_file_upload may read from (default: the working directory)")
+    g.add_argument("--output-dir", metavar="DIR",
+                   help="folder for files saved with filename= (default: the working directory)")
     g.add_argument("--allow-scheme", action="append", default=[], metavar="SCHEME",
                    help="let browser_navigate open this non-http(s) scheme, e.g. file (repeatable)")
     r = p.add_argument_group("remote browser (connect instead of launching)")
@@ -79,6 +85,9 @@ def _add_browser_options(p: argparse.ArgumentParser) -> None:
                    help="largest maxTokens a call may ask for (default %(default)s)")
     c.add_argument("--max-chars-ceiling", type=int, default=CapSettings.ceiling_chars,
                    help="largest result in characters (default %(default)s)")
+    c.add_argument("--max-image-tokens", type=int, default=CapSettings.image_ceiling_tokens,
+                   help="largest image-token budget a screenshot may ask for (default %(default)s; "
+                        f"{CapSettings.image_default_tokens} when a call gives none)")
     c.add_argument("--timeout-navigation", type=float, default=Timeouts.navigation_ms, metavar="MS",
                    help="page load timeout in ms (default %(default)s)")
     c.add_argument("--timeout-read", type=float, default=Timeouts.read_ms, metavar="MS",
@@ -97,7 +106,8 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
     """Build :class:`Settings` from parsed arguments."""
     return Settings(
         caps=CapSettings(default_max_tokens=args.max_tokens, ceiling_tokens=args.max_tokens_ceiling,
-                         ceiling_chars=args.max_chars_ceiling),
+                         ceiling_chars=args.max_chars_ceiling, image_ceiling_tokens=args.max_image_tokens,
+                         image_default_tokens=min(CapSettings.image_default_tokens, args.max_image_tokens)),
         launch=LaunchSettings(
             executable_path=args.executable_path,
             headless=not args.headed,
@@ -108,7 +118,8 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
             offline_external=args.offline_external,
             blocked_origins=args.blocked_origins,
             allowed_origins=args.allowed_origins,
-            viewport=args.viewport_size,
+            viewport=args.viewport_size or (None if args.device else LaunchSettings.viewport),
+            device=args.device,
             cdp_endpoint=args.cdp_endpoint,
             ws_endpoint=args.ws_endpoint,
             remote_headers=tuple(args.remote_header),
@@ -119,6 +130,8 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
         events=EventSettings(console_entries=args.console_entries, network_entries=args.network_entries,
                              redact=not args.no_redact),
         allowed_schemes=tuple(s.lower().rstrip(":") for s in args.allow_scheme),
+        allowed_roots=tuple(args.allowed_roots),
+        output_dir=args.output_dir,
     )
 
 
@@ -288,6 +301,14 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.command in ("serve", "snapshot", "text", "demo"):
         _check_remote(parser, args)
+        if args.device:  # an unknown --device fails here, not on the first tool call
+            from ._errors import BrowserCtxError
+            from .browser.session import device_options
+
+            try:
+                asyncio.run(device_options(args.device))
+            except BrowserCtxError as exc:
+                parser.error(str(exc))
     if args.command == "serve" and args.transport == "http":
         return _serve_http(parser, args)
     if args.command == "serve":

@@ -20,6 +20,10 @@ class CapSettings:
         ceiling_chars: the most characters any single result may hold (40,000).
         min_tokens: the least ``maxTokens`` accepted (200); smaller values are raised to it.
         captures_per_tab: how many rendered results per tab are kept for reading on with ``offset`` (8).
+        image_default_tokens: image tokens a screenshot may cost when the call gives no ``maxTokens``
+            (1,000; estimated as in :mod:`browser_ctx.core.images`).
+        image_ceiling_tokens: the most image tokens a screenshot may ask for with ``maxTokens``
+            (4,000; ``--max-image-tokens``).
     """
 
     default_max_tokens: int = 2000
@@ -27,6 +31,8 @@ class CapSettings:
     ceiling_chars: int = 40000
     min_tokens: int = 200
     captures_per_tab: int = 8
+    image_default_tokens: int = 1000
+    image_ceiling_tokens: int = 4000
 
 
 @dataclass(frozen=True)
@@ -44,7 +50,10 @@ class LaunchSettings:
         offline_external: resolve every host but localhost/127.0.0.1 to nothing (default ``False``).
         blocked_origins: origins whose requests are aborted.
         allowed_origins: if non-empty, only these origins may be requested (others aborted).
-        viewport: ``(width, height)`` in CSS pixels (default 1280×800).
+        viewport: ``(width, height)`` in CSS pixels (default 1280×800); ``None`` keeps the ``device``'s
+            viewport (or Playwright's default without a device).
+        device: a Playwright device name (``--device "iPhone 15"``) whose viewport, device scale factor,
+            user agent, touch and mobile flags the browser context emulates; default ``None``.
         cdp_endpoint: connect to a running browser over the Chrome DevTools Protocol instead of launching
             one (``--cdp-endpoint``; ``http://host:9222`` or ``ws://…``); default ``None``.
         ws_endpoint: connect to a Playwright browser server (``playwright run-server`` / ``launchServer``)
@@ -65,7 +74,8 @@ class LaunchSettings:
     offline_external: bool = False
     blocked_origins: tuple[str, ...] = ()
     allowed_origins: tuple[str, ...] = ()
-    viewport: tuple[int, int] = (1280, 800)
+    viewport: tuple[int, int] | None = (1280, 800)
+    device: str | None = None
     cdp_endpoint: str | None = None
     ws_endpoint: str | None = None
     remote_headers: tuple[tuple[str, str], ...] = ()
@@ -116,6 +126,11 @@ class Settings:
         events: console/network capture settings.
         allowed_schemes: URL schemes ``browser_navigate`` accepts besides http and https
             (e.g. ``("file", "data")``); default none.
+        allowed_roots: folders ``browser_file_upload`` may read files from (``--allowed-roots``);
+            default empty = the server's working directory.
+        output_dir: folder where tools save files they are given a relative ``filename`` for
+            (screenshots, evaluate results); default ``None`` = the server's working directory.
+            Saved files must resolve inside it or inside an allowed root.
     """
 
     caps: CapSettings = field(default_factory=CapSettings)
@@ -123,3 +138,5 @@ class Settings:
     timeouts: Timeouts = field(default_factory=Timeouts)
     events: EventSettings = field(default_factory=EventSettings)
     allowed_schemes: tuple[str, ...] = ()
+    allowed_roots: tuple[str, ...] = ()
+    output_dir: str | None = None

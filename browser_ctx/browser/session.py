@@ -77,6 +77,32 @@ class Tab:
             self.captures.popitem(last=False)
 
 
+_DEVICES: dict[str, dict[str, Any]] = {}
+
+
+async def device_options(name: str, pw: Playwright | None = None) -> dict[str, Any]:
+    """Return ``new_context`` options emulating Playwright's device ``name`` (e.g. ``"iPhone 15"``).
+
+    Names match case-insensitively. ``pw`` is a running Playwright to read the device list from;
+    without one a short-lived one is started once (about half a second).
+
+    Raises:
+        BrowserLaunchError: an unknown device name (the message suggests some).
+    """
+    if not _DEVICES:
+        if pw is not None:
+            _DEVICES.update(pw.devices)
+        else:
+            async with async_playwright() as p:
+                _DEVICES.update(p.devices)
+    found = _DEVICES.get(name) or next((v for k, v in _DEVICES.items() if k.lower() == name.lower()), None)
+    if found is None:
+        close = [k for k in _DEVICES if name.lower().split()[0] in k.lower()][:5] if name.split() else []
+        raise BrowserLaunchError(f"Unknown --device {name!r}; use a Playwright device name such as "
+                                 f"{', '.join(repr(k) for k in close or ['iPhone 15', 'Pixel 7', 'Desktop Chrome HiDPI'])}.")
+    return {k: v for k, v in found.items() if k != "default_browser_type"}
+
+
 class BrowserSession:
     """Owns the browser for one MCP session. All methods are coroutine-safe under :attr:`lock`.
 
@@ -169,10 +195,13 @@ class BrowserSession:
             if register_ref_engine is not None:
                 await register_ref_engine(self._pw)
         context_opts: dict[str, Any] = {
-            "viewport": {"width": launch.viewport[0], "height": launch.viewport[1]},
             "ignore_https_errors": launch.ignore_https_errors,
             "accept_downloads": True,
         }
+        if launch.device:  # --device: its viewport, scale factor, user agent, touch; --viewport-size still wins
+            context_opts = {**await device_options(launch.device, self._pw), **context_opts}
+        if launch.viewport:
+            context_opts["viewport"] = {"width": launch.viewport[0], "height": launch.viewport[1]}
         try:
             if self.provider is not None:
                 if launch.storage_state:
