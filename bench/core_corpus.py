@@ -54,7 +54,8 @@ def first_sentence(expected_html: str) -> str | None:
 
 
 def main() -> None:
-    corpus = sys.argv[1] if len(sys.argv) > 1 else CORPUS
+    args = [a for a in sys.argv[1:] if not a.startswith("-")]
+    corpus = args[0] if args else CORPUS
     verbose = "-v" in sys.argv
     hits = total = 0
     misses: list[str] = []

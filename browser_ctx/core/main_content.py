@@ -29,22 +29,30 @@ from __future__ import annotations
 
 import re
 
-from .dom import BLOCK_TAGS, Node, landmark_of, parse_html, to_html
+from .dom import BLOCK_TAGS, Node, heading_level, landmark_of, parse_html, to_html
 
 __all__ = ["main_content", "MIN_GOOD_CHARS"]
 
 #: A block's inline text shorter than this (characters) is never "good" text.
 MIN_GOOD_CHARS = 25
+#: Extra penalty per character of link text in blocks that are not good text (menus, TOCs).
+BAD_LINK_WEIGHT = 1.0
+#: A sibling of the chosen element joins it when it has this much good text (characters)
+#: making up at least 80% of its text.
+SIBLING_MIN_CHARS = 80
 
 _NEG = re.compile(
-    r"comment|sidebar|side-bar|footer|footnote|masthead|menu|nav|share|sharing|social|related|promo|advert|"
-    r"sponsor|banner|breadcrumb|widget|popup|modal|cookie|newsletter|subscribe|signup|disqus|outbrain|taboola|"
-    r"skip|toolbar|pagination|pager|tags?\b|byline-share|recommend",
+    r"(?<![a-z])(?:comment|sidebar|side|footer|footnote|masthead|menu|nav|navigation|share|sharing|social|related|"
+    r"promo|advert|advertisement|ad|ads|sponsor|sponsored|banner|breadcrumb|breadcrumbs|widget|popup|modal|cookie|"
+    r"newsletter|subscribe|subscription|signup|disqus|outbrain|taboola|skip|toolbar|pagination|pager|recommend|"
+    r"recommended|trending|popular|tags)"
+    r"(?:s|bar|box|list|links|area|block|section|wrapper|container|buttons|tools|nav)?(?![a-z])",
     re.I,
 )
-_POS = re.compile(r"article|content|post|entry|main|story|body|text|blog|prose|hentry|page", re.I)
+_POS = re.compile(r"(?<![a-z])(?:article|content|post|entry|main|story|body|text|blog|prose|hentry)", re.I)
 _BOILER_LANDMARKS = frozenset(("navigation", "complementary", "banner", "contentinfo", "search"))
 _BOILER_TAGS = frozenset(("nav", "aside", "form"))
+_BLOCKS = BLOCK_TAGS | {"li", "dt", "dd", "td", "th"}
 
 
 class _Stats:
@@ -67,7 +75,10 @@ def _is_boiler(node: Node) -> bool:
     lm = landmark_of(node)
     if lm in _BOILER_LANDMARKS:
         return True
-    hint = (node.attrs.get("class") or "") + " " + (node.attrs.get("id") or "")
+    ident = node.attrs.get("id") or ""
+    if len(re.split(r"[\W_]+", ident)) > 2:
+        ident = ""  # long ids are usually slugs of heading text ("sharing-with-a-developer")
+    hint = (node.attrs.get("class") or "") + " " + ident
     if hint.strip() and node.tag not in ("body", "html", "main", "article"):
         if _NEG.search(hint) and not _POS.search(hint):
             return True
@@ -90,7 +101,8 @@ def _score_tree(root: Node) -> dict[int, _Stats]:
         for c in reversed(node.children):
             if not c.is_text:
                 stack.append((c, boiler, link))
-    # Per block: inline text length and inline link length.
+    # Per element: inline text (reachable without crossing a block) flows up to the nearest
+    # block, which judges it good (long enough, few links, not boilerplate) or not.
     for node, boiler, in_link in reversed(order):
         st = _Stats()
         inline_text = 0
@@ -107,16 +119,17 @@ def _score_tree(root: Node) -> dict[int, _Stats]:
             st.text += cs.text
             st.good += cs.good
             st.bad_links += cs.bad_links
-            if c.tag not in BLOCK_TAGS and c.tag not in ("li", "dt", "dd"):
-                # Inline child: its inline text is part of ours.
+            if c.tag not in _BLOCKS:
                 inline_text += cs.inline_text
                 inline_links += cs.inline_links
+        if node.tag in _BLOCKS or node is root:
+            if inline_text >= MIN_GOOD_CHARS and inline_links < 0.5 * inline_text and not boiler:
+                st.good += inline_text
+            else:
+                st.bad_links += inline_links
+            inline_text = inline_links = 0
         st.inline_text = inline_text
         st.inline_links = inline_links
-        if inline_text >= MIN_GOOD_CHARS and inline_links < 0.5 * inline_text and not boiler:
-            st.good += inline_text
-        if boiler or in_link:
-            st.bad_links += inline_links
         stats[id(node)] = st
     return stats
 
@@ -140,6 +153,45 @@ def main_content(html: str) -> str:
 
 def _choose(body: Node) -> Node:
     stats = _score_tree(body)
+    chosen = _pick(body, stats)
+    # Climb while an ancestor scores at least as well (it adds good text, e.g. a lead
+    # paragraph or photo caption beside the article, without adding more boilerplate).
+    node = chosen
+    while node.parent is not None and node.parent is not body and node.parent.tag != "html":
+        if _score(stats[id(node.parent)]) >= _score(stats[id(node)]):
+            node = node.parent
+        else:
+            break
+    return _with_siblings(node, stats)
+
+
+def _with_siblings(node: Node, stats: dict[int, _Stats]) -> Node:
+    """Add the siblings of ``node`` that are clearly content too (a lead paragraph, a photo
+    caption, the title heading), as Readability does; returns ``node`` itself when none are."""
+    parent = node.parent
+    if parent is None or node.tag in ("body", "html"):
+        return node
+    kept: list[Node] = []
+    for c in parent.children:
+        if c is node:
+            kept.append(c)
+        elif c.is_text:
+            if len(c.text.strip()) >= SIBLING_MIN_CHARS:
+                kept.append(c)
+        elif heading_level(c) in (1, 2) and not _is_boiler(c):
+            kept.append(c)
+        else:
+            st = stats[id(c)]
+            if st.good >= SIBLING_MIN_CHARS and st.good >= 0.8 * st.text and not _is_boiler(c):
+                kept.append(c)
+    if len(kept) == 1:
+        return node
+    wrapper = Node("div", {}, None)
+    wrapper.children = kept
+    return wrapper
+
+
+def _pick(body: Node, stats: dict[int, _Stats]) -> Node:
     page_good = stats[id(body)].good
 
     def good(n: Node) -> int:
@@ -176,7 +228,7 @@ def _choose(body: Node) -> Node:
 
 
 def _score(st: _Stats) -> float:
-    return st.good - 0.5 * (st.text - st.good) - 2.0 * st.bad_links
+    return st.good - 0.5 * (st.text - st.good) - BAD_LINK_WEIGHT * st.bad_links
 
 
 def _outermost(nodes: list[Node]) -> list[Node]:
