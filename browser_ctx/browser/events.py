@@ -1,63 +1,563 @@
-"""Per-tab console and network capture (placeholder until issue 3 lands).
+"""Per-tab console and network capture, read from a CDP session of the page.
+
+Why CDP and not ``page.on("console")``: Playwright builds a ``ConsoleMessage`` (with JS handles) in
+the driver and in Python for every message, which grew the Python process by ~300 MB and the driver
+by ~320 MB over 100,000 messages. Here one CDP session per tab (``context.new_cdp_session(page)``)
+delivers plain JSON payloads that are folded into bounded buffers at once and dropped.
+
+Captured, from the moment a navigation starts:
+
+- ``Runtime.consoleAPICalled`` (console API), ``Runtime.exceptionThrown`` (uncaught errors and
+  rejections) and ``Log.entryAdded`` (the browser's own messages: CORS, failed loads,
+  interventions), folded on capture into a :class:`~browser_ctx.core.console.ConsoleBuffer`
+  (``EventSettings.console_entries`` distinct entries, default 1,000);
+- ``Network.*``: one :class:`~browser_ctx.core.network.RequestRecord` per request, redirects folded
+  into their request, WebSocket frames and EventSource messages counted with the last few kept
+  (``EventSettings.network_entries`` records, default 2,000, oldest evicted and counted);
+- ``Page.frameNavigated`` / ``Page.navigatedWithinDocument`` for sections: a new document in the
+  main frame starts a new section, ``pushState`` adds a route to the current one.
+
+Headers, URLs and request bodies are redacted by name as they arrive, and every value redacted is
+remembered in the session's :class:`~browser_ctx.core.redact.Redactor`, which scrubs it from all later
+output. Response bodies are not kept: they are fetched on demand with ``Network.getResponseBody``
+while the browser still has them (:meth:`EventCapture.response_body`).
+
+Limitation: requests and messages of out-of-process (cross-site) iframes are not captured; they
+belong to another CDP target.
 
 Interface the rest of browser-ctx relies on:
 
-- ``EventCapture(page, settings, redactor)``; ``await start()`` right after the page
-  is created and before any navigation; ``await close()`` when the tab goes away;
-- ``load_summary() -> {"consoleErrors": int, "failedRequests": int}``: counts since
-  the last full navigation started (used by ``browser_navigate``'s page card).
+- ``EventCapture(page, settings, redactor)``; ``await start()`` right after the page is created and
+  before any navigation; ``await close()`` when the tab goes away;
+- ``load_summary() -> {"consoleErrors": int, "failedRequests": int}``: counts since the last full
+  navigation started (used by ``browser_navigate``'s page card).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import base64
+import logging
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from .._errors import InvalidArgument
+from ..core.console import (
+    ConsoleBuffer,
+    ConsoleEntry,
+    entry_from_console_api,
+    entry_from_exception,
+    entry_from_log,
+)
+from ..core.network import POST_KEEP, RequestRecord, SocketInfo
+from ..core.sections import Section
 
 if TYPE_CHECKING:
-    from playwright.async_api import Page
+    from playwright.async_api import CDPSession, Page
 
     from ..core.redact import Redactor
     from ..settings import EventSettings
 
+__all__ = ["EventCapture", "Body", "MAX_SECTIONS"]
+
+log = logging.getLogger("browser_ctx")
+
+#: Sections kept per tab (older ones are dropped with their remaining entries).
+MAX_SECTIONS = 20
+_EXTRA_KEEP = 500  # ExtraInfo payloads held while waiting for their request
+
+
+@dataclass
+class Body:
+    """A body fetched from the browser.
+
+    Attributes:
+        text: the body as text (redacted by field name for JSON/form bodies), or ``None`` when it is
+            binary or not available.
+        full_bytes: size of the body in bytes (decoded, as the page received it), if known.
+        binary: the body is binary (``text`` is ``None``; ``full_bytes`` says how big).
+        missing: why the body is not available (``None`` when it is).
+    """
+
+    text: str | None
+    full_bytes: int | None = None
+    binary: bool = False
+    missing: str | None = None
+
 
 class EventCapture:
-    """Counts console errors and failed requests per navigation (full capture comes with issue 3)."""
+    """Console, page-error and network capture for one tab (see the module docstring).
+
+    Attributes:
+        console: the folded console buffer.
+        sections: sections by id, oldest first (at most :data:`MAX_SECTIONS`).
+        evicted_requests: requests dropped from the buffer to make room.
+        net_seq: sequence number of the latest network change (``since`` cursors compare it).
+    """
 
     def __init__(self, page: Page, settings: EventSettings, redactor: Redactor) -> None:
         self._page = page
-        self._errors = 0
-        self._failed = 0
+        self.settings = settings
+        self.redactor = redactor
+        self.console = ConsoleBuffer(settings.console_entries)
+        self.sections: OrderedDict[int, Section] = OrderedDict()
+        self._section_loader: str | None = None
+        self._stats: dict[int, dict[str, int]] = {}
+        self._requests: OrderedDict[int, RequestRecord] = OrderedDict()
+        self._by_id: dict[str, RequestRecord] = {}
+        self._extra_req: OrderedDict[str, dict[str, Any]] = OrderedDict()
+        self._extra_resp: OrderedDict[str, dict[str, Any]] = OrderedDict()
+        self._counted_failed: set[int] = set()
+        self._next_index = 1
+        self.evicted_requests = 0
+        self.net_seq = 0
+        self._cdp: CDPSession | None = None
+        self._main_frame: str | None = None
+        self._closed = False
+        self._next_section = 1
+        self._new_section(page.url if page.url else "about:blank", None)
+
+    # -- lifecycle ---------------------------------------------------------------------------
 
     async def start(self) -> None:
-        """Attach listeners to the page."""
-        page = self._page
-        page.on("console", self._on_console)
-        page.on("pageerror", self._on_pageerror)
-        page.on("requestfailed", self._on_failed)
-        page.on("response", self._on_response)
-        page.on("framenavigated", self._on_nav)
+        """Open the CDP session and enable the Runtime, Log, Network and Page domains.
 
-    def _on_console(self, msg) -> None:
-        if msg.type == "error":
-            self._errors += 1
+        Raises whatever Playwright raises if the page is already closed (the caller ignores it).
+        """
+        cdp = await self._page.context.new_cdp_session(self._page)
+        self._cdp = cdp
+        handlers: dict[str, Callable[[dict[str, Any]], None]] = {
+            "Runtime.consoleAPICalled": self._on_console,
+            "Runtime.exceptionThrown": self._on_exception,
+            "Log.entryAdded": self._on_log,
+            "Network.requestWillBeSent": self._on_request,
+            "Network.requestWillBeSentExtraInfo": self._on_request_extra,
+            "Network.responseReceived": self._on_response,
+            "Network.responseReceivedExtraInfo": self._on_response_extra,
+            "Network.loadingFinished": self._on_finished,
+            "Network.loadingFailed": self._on_failed,
+            "Network.webSocketCreated": self._on_ws_created,
+            "Network.webSocketHandshakeResponseReceived": self._on_ws_handshake,
+            "Network.webSocketFrameSent": lambda p: self._on_ws_frame(p, "↑"),
+            "Network.webSocketFrameReceived": lambda p: self._on_ws_frame(p, "↓"),
+            "Network.webSocketFrameError": self._on_ws_error,
+            "Network.webSocketClosed": self._on_ws_closed,
+            "Network.eventSourceMessageReceived": self._on_es_message,
+            "Page.frameNavigated": self._on_frame_navigated,
+            "Page.navigatedWithinDocument": self._on_same_document,
+        }
+        for event, handler in handlers.items():
+            cdp.on(event, self._guard(handler))
+        tree = await cdp.send("Page.getFrameTree")
+        self._main_frame = tree["frameTree"]["frame"]["id"]
+        await cdp.send("Page.enable")
+        await cdp.send("Network.enable", {"maxPostDataSize": POST_KEEP})
+        await cdp.send("Runtime.enable")
+        await cdp.send("Log.enable")
 
-    def _on_pageerror(self, _exc) -> None:
-        self._errors += 1
-
-    def _on_failed(self, _req) -> None:
-        self._failed += 1
-
-    def _on_response(self, resp) -> None:
-        if resp.status >= 400:
-            self._failed += 1
-
-    def _on_nav(self, frame) -> None:
-        if frame.parent_frame is None:
-            self._errors = 0
-            self._failed = 0
-
-    def load_summary(self) -> dict[str, int]:
-        """Return ``{"consoleErrors": n, "failedRequests": m}`` since the last main-frame navigation."""
-        return {"consoleErrors": self._errors, "failedRequests": self._failed}
+    @staticmethod
+    def _guard(handler: Callable[[dict[str, Any]], None]) -> Callable[[dict[str, Any]], None]:
+        def run(params: dict[str, Any]) -> None:
+            try:
+                handler(params)
+            except Exception:  # noqa: BLE001 - a malformed event must not break capture
+                log.debug("event handler failed", exc_info=True)
+        return run
 
     async def close(self) -> None:
-        """Detach from the page."""
+        """Detach the CDP session (safe to call twice, or after the page closed)."""
+        self._closed = True
+        cdp, self._cdp = self._cdp, None
+        if cdp is not None:
+            try:
+                await cdp.detach()
+            except Exception:  # noqa: BLE001 - the page is already gone
+                pass
+
+    # -- sections -------------------------------------------------------------------------------
+
+    def _new_section(self, url: str, loader: str | None) -> Section:
+        if self.sections:
+            current = self.current_section
+            if not self._stats[current.id]["items"] and not current.routes:
+                # Nothing happened on the previous document (about:blank): replace it.
+                self.sections.pop(current.id)
+                self._stats.pop(current.id, None)
+        sid = self._next_section
+        self._next_section += 1
+        section = Section(sid, self.redactor.url(url), time.time(), loader=loader)
+        self.sections[sid] = section
+        self._stats[sid] = {"consoleErrors": 0, "failedRequests": 0, "items": 0}
+        self._section_loader = loader
+        while len(self.sections) > MAX_SECTIONS:
+            old, _ = self.sections.popitem(last=False)
+            self._stats.pop(old, None)
+        return section
+
+    @property
+    def current_section(self) -> Section:
+        """The section of the current document."""
+        return self.sections[next(reversed(self.sections))]
+
+    def _on_frame_navigated(self, p: dict[str, Any]) -> None:
+        frame = p.get("frame") or {}
+        if frame.get("parentId") or (self._main_frame and frame.get("id") != self._main_frame):
+            return
+        url = frame.get("url", "") + (frame.get("urlFragment") or "")
+        loader = frame.get("loaderId")
+        if loader and loader == self._section_loader:
+            self.current_section.url = self.redactor.url(url)
+            return
+        self._new_section(url, loader)
+
+    def _section_for(self, loader: str | None) -> Section:
+        """The section of the document with this loader id (requests made by a page that is being
+        navigated away from still belong to it), else the current one."""
+        current = self.current_section
+        if loader and loader != current.loader:
+            for section in reversed(self.sections.values()):
+                if section.loader == loader:
+                    return section
+        return current
+
+    def _on_same_document(self, p: dict[str, Any]) -> None:
+        if self._main_frame and p.get("frameId") != self._main_frame:
+            return
+        self.current_section.routes.append(self.redactor.url(p.get("url", "")))
+
+    # -- console ----------------------------------------------------------------------------------
+
+    def _add_console(self, entry: ConsoleEntry) -> None:
+        section = self.current_section
+        entry.section = section.id
+        entry.route = section.route
+        held = self.console.add(entry, time.time())
+        self._stats[section.id]["items"] += 1
+        if held.level == "error":
+            self._stats[section.id]["consoleErrors"] += 1
+
+    def _on_console(self, p: dict[str, Any]) -> None:
+        if p.get("type") in ("endGroup", "clear"):
+            return
+        self._add_console(entry_from_console_api(p, self.current_section.url))
+
+    def _on_exception(self, p: dict[str, Any]) -> None:
+        self._add_console(entry_from_exception(p, self.current_section.url))
+
+    def _on_log(self, p: dict[str, Any]) -> None:
+        self._add_console(entry_from_log(p, self.current_section.url))
+
+    # -- network ----------------------------------------------------------------------------------
+
+    def _touch(self, rec: RequestRecord) -> None:
+        self.net_seq += 1
+        rec.seq = self.net_seq
+
+    def _new_record(self, request_id: str, loader: str | None = None, **fields: Any) -> RequestRecord:
+        section = self._section_for(loader)
+        rec = RequestRecord(index=self._next_index, request_id=request_id, section=section.id,
+                            route=section.route, **fields)
+        self._next_index += 1
+        self._stats[section.id]["items"] += 1
+        self._requests[rec.index] = rec
+        self._by_id[request_id] = rec
+        while len(self._requests) > max(1, self.settings.network_entries):
+            _, old = self._requests.popitem(last=False)
+            self.evicted_requests += 1
+            if self._by_id.get(old.request_id) is old:
+                del self._by_id[old.request_id]
+        self._touch(rec)
+        return rec
+
+    def _count_failed(self, rec: RequestRecord) -> None:
+        if rec.failed and rec.index not in self._counted_failed:
+            self._counted_failed.add(rec.index)
+            stats = self._stats.get(rec.section)
+            if stats is not None:
+                stats["failedRequests"] += 1
+
+    def _on_request(self, p: dict[str, Any]) -> None:
+        req = p.get("request") or {}
+        rid = p.get("requestId", "")
+        url = self.redactor.url(req.get("url", "") + (req.get("urlFragment") or ""))
+        rtype = str(p.get("type") or "Other").lower()
+        if (rtype == "document" and rid == p.get("loaderId") and p.get("frameId") == self._main_frame
+                and not p.get("redirectResponse")):
+            self._new_section(req.get("url", ""), p.get("loaderId"))
+        headers = self.redactor.headers(req.get("headers") or {})
+        redirect = p.get("redirectResponse")
+        rec = self._by_id.get(rid)
+        if redirect is not None and rec is not None:
+            rec.chain.append((rec.url, int(redirect.get("status", 0))))
+            rec.url, rec.method, rec.request_headers = url, req.get("method", rec.method), headers
+            rec.status = None
+            rec.response_headers = {}
+            self._touch(rec)
+            if rtype == "document" and rid == p.get("loaderId") and p.get("frameId") == self._main_frame:
+                self.current_section.url = url
+            return
+        rec = self._new_record(rid, p.get("loaderId"), method=req.get("method", "GET"), url=url, resource_type=rtype,
+                               start=float(p.get("timestamp") or 0), wall_time=float(p.get("wallTime") or time.time()),
+                               request_headers=headers)
+        if req.get("hasPostData") or req.get("postData"):
+            rec.has_post_data = True
+            data = req.get("postData")
+            if data is not None:
+                rec.post_length = len(data)
+                rec.post_data = self.redactor.body(data, _content_type(req.get("headers") or {}))[:POST_KEEP]
+        extra = self._extra_req.pop(rid, None)
+        if extra is not None:
+            self._on_request_extra(extra)
+
+    def _on_request_extra(self, p: dict[str, Any]) -> None:
+        rid = p.get("requestId", "")
+        rec = self._by_id.get(rid)
+        if rec is None:
+            self._park(self._extra_req, rid, p)
+            return
+        _merge(rec.request_headers, self.redactor.headers(p.get("headers") or {}))
+
+    def _on_response(self, p: dict[str, Any]) -> None:
+        rec = self._by_id.get(p.get("requestId", ""))
+        if rec is None:
+            return
+        resp = p.get("response") or {}
+        rec.status = int(resp.get("status", 0))
+        rec.status_text = str(resp.get("statusText") or "")
+        rec.mime = str(resp.get("mimeType") or "")
+        rec.response_at = float(p.get("timestamp") or 0) or None
+        rec.from_service_worker = bool(resp.get("fromServiceWorker"))
+        rec.from_cache = bool(resp.get("fromDiskCache") or resp.get("fromPrefetchCache"))
+        if p.get("type"):
+            rec.resource_type = str(p["type"]).lower()
+        _merge(rec.response_headers, self.redactor.headers(resp.get("headers") or {}))
+        extra = self._extra_resp.pop(rec.request_id, None)
+        if extra is not None:
+            self._apply_response_extra(rec, extra)
+        self._touch(rec)
+        self._count_failed(rec)
+
+    def _on_response_extra(self, p: dict[str, Any]) -> None:
+        rid = p.get("requestId", "")
+        rec = self._by_id.get(rid)
+        if rec is None or rec.status is None:
+            self._park(self._extra_resp, rid, p)
+            # Remember secrets (Set-Cookie) at once, even before the response arrives.
+            self.redactor.headers(p.get("headers") or {})
+            return
+        self._apply_response_extra(rec, p)
+
+    def _apply_response_extra(self, rec: RequestRecord, p: dict[str, Any]) -> None:
+        _merge(rec.response_headers, self.redactor.headers(p.get("headers") or {}))
+
+    @staticmethod
+    def _park(store: OrderedDict[str, dict[str, Any]], rid: str, p: dict[str, Any]) -> None:
+        store[rid] = p
+        while len(store) > _EXTRA_KEEP:
+            store.popitem(last=False)
+
+    def _on_finished(self, p: dict[str, Any]) -> None:
+        rec = self._by_id.get(p.get("requestId", ""))
+        if rec is None:
+            return
+        rec.end = float(p.get("timestamp") or rec.start)
+        rec.encoded_bytes = int(p.get("encodedDataLength") or 0)
+        if rec.socket is not None:
+            rec.socket.closed = True
+        self._touch(rec)
+
+    def _on_failed(self, p: dict[str, Any]) -> None:
+        rec = self._by_id.get(p.get("requestId", ""))
+        if rec is None:
+            return
+        rec.end = float(p.get("timestamp") or rec.start)
+        rec.failure = str(p.get("errorText") or "failed")
+        rec.canceled = bool(p.get("canceled"))
+        cors = (p.get("corsErrorStatus") or {}).get("corsError")
+        if cors:
+            rec.blocked = f"CORS {cors}"
+        elif p.get("blockedReason"):
+            rec.blocked = f"blocked: {p['blockedReason']}"
+        if p.get("type"):
+            rec.resource_type = str(p["type"]).lower()
+        if rec.socket is not None:
+            rec.socket.closed = True
+        self._touch(rec)
+        self._count_failed(rec)
+
+    def _on_ws_created(self, p: dict[str, Any]) -> None:
+        rec = self._new_record(p.get("requestId", ""), method="GET", url=self.redactor.url(p.get("url", "")),
+                               resource_type="websocket", wall_time=time.time())
+        rec.socket = SocketInfo()
+
+    def _on_ws_handshake(self, p: dict[str, Any]) -> None:
+        rec = self._by_id.get(p.get("requestId", ""))
+        if rec is None:
+            return
+        resp = p.get("response") or {}
+        rec.status = int(resp.get("status", 0))
+        rec.status_text = str(resp.get("statusText") or "")
+        rec.response_headers = self.redactor.headers(resp.get("headers") or {})
+        if resp.get("requestHeaders"):
+            rec.request_headers = self.redactor.headers(resp["requestHeaders"])
+        rec.start = rec.start or float(p.get("timestamp") or 0)
+        self._touch(rec)
+
+    def _on_ws_frame(self, p: dict[str, Any], direction: str) -> None:
+        rec = self._by_id.get(p.get("requestId", ""))
+        if rec is None or rec.socket is None:
+            return
+        resp = p.get("response") or {}
+        payload = str(resp.get("payloadData") or "")
+        if resp.get("opcode") == 2:
+            payload = f"[binary {len(payload) * 3 // 4} bytes]"
+        elif payload[:1] in ("{", "["):
+            payload = self.redactor.body(payload, "application/json")
+        rec.socket.add(direction, payload)
+        self._touch(rec)
+
+    def _on_ws_error(self, p: dict[str, Any]) -> None:
+        rec = self._by_id.get(p.get("requestId", ""))
+        if rec is not None and rec.socket is not None:
+            rec.socket.error = str(p.get("errorMessage") or "error")
+            self._touch(rec)
+
+    def _on_ws_closed(self, p: dict[str, Any]) -> None:
+        rec = self._by_id.get(p.get("requestId", ""))
+        if rec is not None and rec.socket is not None:
+            rec.socket.closed = True
+            rec.end = float(p.get("timestamp") or rec.start)
+            self._touch(rec)
+
+    def _on_es_message(self, p: dict[str, Any]) -> None:
+        rec = self._by_id.get(p.get("requestId", ""))
+        if rec is None:
+            return
+        if rec.socket is None:
+            rec.socket = SocketInfo()
+        data = str(p.get("data") or "")
+        if p.get("eventName") and p.get("eventName") != "message":
+            data = f"{p['eventName']}: {data}"
+        if data[:1] in ("{", "["):
+            data = self.redactor.body(data, "application/json")
+        rec.socket.add("↓", data)
+        self._touch(rec)
+
+    # -- reading -------------------------------------------------------------------------------
+
+    def load_summary(self) -> dict[str, int]:
+        """Return ``{"consoleErrors": n, "failedRequests": m}`` since the last full navigation started
+        (console errors count every occurrence, repeats included)."""
+        stats = self._stats.get(self.current_section.id) or {}
+        return {"consoleErrors": stats.get("consoleErrors", 0), "failedRequests": stats.get("failedRequests", 0)}
+
+    def records(self) -> list[RequestRecord]:
+        """Held request records, oldest first."""
+        return list(self._requests.values())
+
+    @property
+    def total_requests(self) -> int:
+        """Requests seen in all (held or evicted)."""
+        return self._next_index - 1
+
+    def record(self, index: int) -> RequestRecord:
+        """Return the request with this 1-based ``index``.
+
+        Raises:
+            InvalidArgument: no such request (never seen, or evicted); says which are held.
+        """
+        rec = self._requests.get(index)
+        if rec is not None:
+            return rec
+        if not self._requests:
+            raise InvalidArgument(f"No request #{index}: no requests captured on this tab yet; "
+                                  "navigate first, then call browser_network_requests.")
+        lo, hi = next(iter(self._requests)), next(reversed(self._requests))
+        if 1 <= index < lo:
+            raise InvalidArgument(f"Request #{index} was evicted (only the last {self.settings.network_entries} "
+                                  f"are kept; held: #{lo}-#{hi}).")
+        raise InvalidArgument(f"No request #{index}; this tab holds #{lo}-#{hi}. "
+                              "Use an index from browser_network_requests.")
+
+    async def response_body(self, rec: RequestRecord) -> Body:
+        """Fetch the response body of ``rec`` from the browser (``Network.getResponseBody``).
+
+        Text bodies are redacted by field name (JSON/form) and every redacted value remembered.
+        Returns a :class:`Body` whose ``missing`` says why when the body is not available: a socket or
+        stream, a failed or pending request, a redirect or empty response, or one the browser no
+        longer holds (the page navigated away, or its buffer evicted it).
+        """
+        if rec.resource_type in ("websocket", "eventsource"):
+            return Body(None, missing="streamed: no body is kept for a "
+                        f"{'WebSocket' if rec.resource_type == 'websocket' else 'EventSource'}; its frames are "
+                        "summarised in the request line")
+        if rec.failure and rec.status is None:
+            return Body(None, missing=f"the request failed ({rec.failure}); there is no response body")
+        if rec.pending:
+            return Body(None, missing="the response has not finished loading yet; call again shortly")
+        if rec.status in (204, 304) or (rec.status and 300 <= rec.status < 400):
+            return Body("", full_bytes=0)
+        cdp = self._cdp
+        if cdp is None or self._page.is_closed():
+            return Body(None, missing="the tab was closed, and its bodies with it")
+        try:
+            result = await cdp.send("Network.getResponseBody", {"requestId": rec.request_id})
+        except Exception as exc:  # noqa: BLE001 - the browser no longer has it
+            msg = str(exc)
+            if "closed" in msg.lower() or "detached" in msg.lower():
+                reason = "the tab was closed, and its bodies with it"
+            else:
+                reason = ("the browser no longer holds it (bodies are dropped when the page navigates away or "
+                          "its network buffer fills); reload the page and ask again")
+            return Body(None, missing=reason)
+        raw = result.get("body") or ""
+        if result.get("base64Encoded"):
+            data = base64.b64decode(raw)
+            from ..core.bodies import looks_binary
+            try:
+                text = data.decode("utf-8")
+            except UnicodeDecodeError:
+                return Body(None, full_bytes=len(data), binary=True)
+            if looks_binary(rec.mime, text):
+                return Body(None, full_bytes=len(data), binary=True)
+            return Body(self.redactor.body(text, rec.mime), full_bytes=len(data))
+        return Body(self.redactor.body(raw, rec.mime), full_bytes=len(raw.encode("utf-8", "surrogatepass")))
+
+    async def request_body(self, rec: RequestRecord) -> Body:
+        """Return the (redacted) request body of ``rec``, fetching it if it was too large to arrive inline."""
+        if not rec.has_post_data:
+            return Body(None, missing="the request has no body")
+        if rec.post_data is not None and rec.post_length <= len(rec.post_data):
+            return Body(rec.post_data, full_bytes=len(rec.post_data.encode("utf-8", "surrogatepass")))
+        cdp = self._cdp
+        if cdp is not None and not self._page.is_closed():
+            try:
+                result = await cdp.send("Network.getRequestPostData", {"requestId": rec.request_id})
+                data = str(result.get("postData") or "")
+                return Body(self.redactor.body(data, _content_type(rec.request_headers)),
+                            full_bytes=len(data.encode("utf-8", "surrogatepass")))
+            except Exception:  # noqa: BLE001 - not available any more
+                pass
+        if rec.post_data is not None:
+            return Body(rec.post_data, full_bytes=rec.post_length,
+                        missing=f"only the first {len(rec.post_data)} characters were kept")
+        return Body(None, missing="the browser no longer holds the request body")
+
+
+def _merge(into: dict[str, str], new: dict[str, str]) -> None:
+    """Merge ``new`` headers into ``into``, replacing names that differ only in case (raw wins)."""
+    lower = {k.lower(): k for k in into}
+    for k, v in new.items():
+        old = lower.get(k.lower())
+        if old is not None and old != k:
+            del into[old]
+        into[k] = v
+
+
+def _content_type(headers: dict[str, Any]) -> str:
+    for k, v in headers.items():
+        if k.lower() == "content-type":
+            return str(v)
+    return ""

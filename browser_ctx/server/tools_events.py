@@ -1,0 +1,454 @@
+"""Debugging tools: console messages, the network request list, one request's headers and body.
+
+Tool and parameter names follow ``@playwright/mcp`` 0.0.83 where it has them
+(``browser_console_messages {level, all}``, ``browser_network_requests {static, filter}``,
+``browser_network_request {index, part}``); the rest are ours, camelCase.
+
+Listings budget themselves: they render whole entries until the call's ``maxTokens`` is nearly
+used, so the ``cursor`` they hand back (structured field ``cursor``, pass it as ``since``) covers
+exactly what was shown and a cut listing never skips unread entries.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from typing import Any
+
+from .._errors import InvalidArgument
+from ..browser.events import EventCapture
+from ..core.bodies import apply_select, json_shape, looks_binary
+from ..core.console import LEVELS, ConsoleEntry, order_entries, render_entry, section_header, select_entries
+from ..core.network import RequestRecord, fold_requests, format_bytes, parse_status, render_group, select_requests
+from ..core.tokens import count_tokens
+from .registry import Rendered, ToolCall, ToolSpec
+
+__all__ = ["TOOLS", "RESOURCE_TYPES", "LISTING_RESERVE"]
+
+#: Tokens of ``maxTokens`` kept free for metadata, notes and the closing line of a listing.
+LISTING_RESERVE = 120
+
+#: Resource types accepted by ``resourceTypes`` (CDP's, lower case).
+RESOURCE_TYPES = ("document", "stylesheet", "image", "media", "font", "script", "texttrack", "xhr", "fetch",
+                  "prefetch", "eventsource", "websocket", "manifest", "signedexchange", "ping",
+                  "cspviolationreport", "preflight", "other")
+
+_SINCE = {"type": "integer", "minimum": 0, "description": "Cursor from the previous call: only what is new since"}
+_LIMIT = {"type": "integer", "minimum": 1, "description": "Most lines to return"}
+_ALL = {"type": "boolean", "description": "Include earlier pages of this tab, not just the current one (default false)"}
+
+
+def _max_tokens(call: ToolCall) -> int:
+    caps = call.settings.caps
+    raw = call.args.get("maxTokens") or getattr(call, "max_tokens", None) or caps.default_max_tokens
+    return min(max(int(raw), caps.min_tokens), caps.ceiling_tokens)
+
+
+def _regex(value: str | None, name: str) -> re.Pattern[str] | None:
+    if not value:
+        return None
+    try:
+        return re.compile(value)
+    except re.error as exc:
+        raise InvalidArgument(f"Invalid regular expression for {name} {value!r}: {exc}. "
+                              "Use Python/JS-style regex syntax, e.g. \"/api/.*user\".") from exc
+
+
+def _cursor(matched_seqs: list[int], shown: set[int], latest: int) -> int:
+    """The largest cursor c such that every matched item with seq <= c was shown."""
+    unshown = [s for s in matched_seqs if s not in shown]
+    return (min(unshown) - 1) if unshown else latest
+
+
+class _Budget:
+    """Accumulate lines while they fit in a token and character budget."""
+
+    def __init__(self, tokens: int, chars: int) -> None:
+        self.tokens = tokens
+        self.chars = chars
+        self.lines: list[str] = []
+
+    def add(self, block: str, force: bool = False) -> bool:
+        t = count_tokens(block) + 1
+        if not force and (t > self.tokens or len(block) + 1 > self.chars):
+            return False
+        self.lines.append(block)
+        self.tokens -= t
+        self.chars -= len(block) + 1
+        return True
+
+
+async def _events(call: ToolCall) -> tuple[EventCapture, Any]:
+    tab = await call.session.current_tab()
+    return tab.events, tab
+
+
+# -- browser_console_messages -------------------------------------------------------------------
+
+async def console_messages(call: ToolCall) -> Rendered:
+    """Render the tab's console entries: filtered, folded, errors first, within the call's budget."""
+    ev, tab = await _events(call)
+    args = call.args
+    level = args.get("level") or "info"
+    if level not in LEVELS:
+        raise InvalidArgument(f"level must be one of {', '.join(LEVELS)} (got {level!r}).")
+    pattern = _regex(args.get("pattern"), "pattern")
+    since = args.get("since")
+    limit = args.get("limit")
+    show_all = bool(args.get("all"))
+    scrub = ev.redactor.scrub
+    current = ev.current_section
+    held = ev.console.entries()
+    if not show_all:
+        held = [e for e in held if e.section == current.id]
+    matched = order_entries(select_entries(held, level=level, pattern=pattern, since=since, scrub=scrub))
+    budget = _Budget(_max_tokens(call) - LISTING_RESERVE, call.settings.caps.ceiling_chars - 500)
+    where = "all pages of this tab" if show_all else f"current page {current.url}"
+    occurrences = sum(e.count for e in matched)
+    head = f"Console, {where}"
+    if since is not None:
+        head += f", since cursor {since}"
+    if matched:
+        head += (f": {len(matched)} entr{'y' if len(matched) == 1 else 'ies'}"
+                 f" ({occurrences:,} message{'s' if occurrences != 1 else ''}), level {level} and above, errors first.")
+    else:
+        head += f": no messages at level {level} or above" + (f" matching {args.get('pattern')!r}" if pattern else "") + "."
+        lower = [e for e in held if since is None or e.last_seq > since]
+        hidden = sum(e.count for e in lower if not _included(e, level))
+        if hidden:
+            head += f" {hidden:,} lower-level message(s) hidden; level=debug shows them."
+    if ev.console.evicted_entries:
+        head += (f" {ev.console.evicted_entries:,} older entries ({ev.console.evicted_messages:,} messages) "
+                 "were evicted.")
+    budget.add(scrub(head), force=True)
+    shown: set[int] = set()
+    last_section = None
+    multi = show_all and len({e.section for e in matched}) > 1
+    stopped = None
+    for e in matched:
+        if limit is not None and len(shown) >= limit:
+            stopped = f"limit={limit}"
+            break
+        block = render_entry(e, message_chars=call.settings.events.message_chars, scrub=scrub, since=since)
+        if multi and e.section != last_section:
+            block = section_header(ev.sections.get(e.section), e.section, current.id) + "\n" + block
+        if not budget.add(block, force=not shown):
+            stopped = "maxTokens"
+            break
+        last_section = e.section
+        shown.add(e.last_seq)
+    cursor = _cursor([e.last_seq for e in matched], shown, ev.console.seq)
+    rest = len(matched) - len(shown)
+    if rest:
+        budget.add(f"… {rest} more entr{'y' if rest == 1 else 'ies'} not shown ({stopped}); call again with "
+                   f"since={cursor} to read them and anything newer.", force=True)
+    meta = {"cursor": cursor, "shown": len(shown), "matched": len(matched)}
+    return Rendered("\n".join(budget.lines), meta=meta, tab=getattr(tab, "id", None))
+
+
+def _included(e: ConsoleEntry, level: str) -> bool:
+    from ..core.console import level_included
+    return level_included(e.level, level)
+
+
+# -- browser_network_requests -------------------------------------------------------------------
+
+async def network_requests(call: ToolCall) -> Rendered:
+    """Render the tab's requests, one line each, repeated endpoints folded, within the call's budget."""
+    ev, tab = await _events(call)
+    args = call.args
+    url_pattern = _regex(args.get("filter"), "filter")
+    status = parse_status(str(args["status"])) if args.get("status") not in (None, "") else None
+    types = args.get("resourceTypes")
+    if types:
+        bad = [t for t in types if str(t).lower() not in RESOURCE_TYPES]
+        if bad:
+            raise InvalidArgument(f"Unknown resourceTypes {bad}; use any of: {', '.join(RESOURCE_TYPES)}.")
+    since = args.get("since")
+    limit = args.get("limit")
+    show_all = bool(args.get("all"))
+    scrub = ev.redactor.scrub
+    current = ev.current_section
+    held = ev.records()
+    if not show_all:
+        held = [r for r in held if r.section == current.id]
+    failed = args.get("failed")
+    matched, hidden_static = select_requests(
+        held, url_pattern=url_pattern, status=status, failed=True if failed else None, resource_types=types,
+        method=args.get("method"), since=since, include_static=bool(args.get("static")), scrub=scrub)
+    groups = fold_requests(matched)
+    budget = _Budget(_max_tokens(call) - LISTING_RESERVE, call.settings.caps.ceiling_chars - 500)
+    where = "all pages of this tab" if show_all else f"current page {current.url}"
+    n_failed = sum(1 for r in matched if r.failed)
+    head = f"Network, {where}"
+    if since is not None:
+        head += f", since cursor {since}"
+    if matched:
+        head += (f": {len(matched)} request{'s' if len(matched) != 1 else ''}"
+                 f"{f' ({n_failed} failed)' if n_failed else ''} in {len(groups)} line{'s' if len(groups) != 1 else ''}"
+                 "; #N = index for browser_network_request.")
+    else:
+        head += ": no requests" + (" match the filters" if (url_pattern or status or failed or types
+                                                            or args.get("method")) else "") + "."
+    if hidden_static:
+        head += f" {hidden_static} successful static resource(s) hidden (static=true shows them)."
+    if ev.evicted_requests:
+        head += f" {ev.evicted_requests:,} older requests were evicted."
+    budget.add(scrub(head), force=True)
+    shown: set[int] = set()
+    shown_groups = 0
+    last_section = None
+    multi = show_all and len({r.section for r in matched}) > 1
+    stopped = None
+    for g in groups:
+        if limit is not None and shown_groups >= limit:
+            stopped = f"limit={limit}"
+            break
+        section = ev.sections.get(g[0].section)
+        line = render_group(g, base=section.url if section else current.url, scrub=scrub)
+        if multi and g[0].section != last_section:
+            line = section_header(section, g[0].section, current.id) + "\n" + line
+        if not budget.add(line, force=not shown_groups):
+            stopped = "maxTokens"
+            break
+        last_section = g[0].section
+        shown_groups += 1
+        shown.update(r.seq for r in g)
+    cursor = _cursor([r.seq for r in matched], shown, ev.net_seq)
+    rest = len(groups) - shown_groups
+    if rest:
+        budget.add(f"… {rest} more line{'s' if rest != 1 else ''} not shown ({stopped}); call again with "
+                   f"since={cursor} to read them and anything newer.", force=True)
+    meta = {"cursor": cursor, "shown": len(shown), "matched": len(matched)}
+    return Rendered("\n".join(budget.lines), meta=meta, tab=getattr(tab, "id", None))
+
+
+# -- browser_network_request ----------------------------------------------------------------------
+
+_PARTS = ("request-headers", "request-body", "response-headers", "response-body")
+
+
+#: Headers left out of the full-details view (``part`` shows every header).
+ROUTINE_HEADERS = frozenset({
+    "sec-ch-ua", "sec-ch-ua-mobile", "sec-ch-ua-platform", "user-agent", "accept-encoding", "accept-language",
+    "connection", "host", "sec-fetch-dest", "sec-fetch-mode", "sec-fetch-site", "sec-fetch-user",
+    "upgrade-insecure-requests", "date", "server", "keep-alive", "pragma", "priority", "dnt"})
+
+
+def _headers_block(title: str, headers: dict[str, str], routine_hidden: str | None = None) -> str:
+    if not headers:
+        return f"{title}: (none)"
+    shown = {k: v for k, v in headers.items() if not (routine_hidden and k.lower() in ROUTINE_HEADERS)}
+    hidden = len(headers) - len(shown)
+    note = f" ({hidden} routine hidden; part=\"{routine_hidden}\" shows all)" if hidden else ""
+    return f"{title}{note}:\n" + "\n".join(f"  {k}: {v}" for k, v in shown.items())
+
+
+def _summary_line(rec: RequestRecord, scrub: Callable[[str], str]) -> str:
+    line = render_group([rec], base=None, scrub=scrub, url_chars=10_000)
+    if rec.status is not None and rec.status_text and rec.status < 400:
+        line = line.replace(f"→ {rec.status}", f"→ {rec.status} {rec.status_text}", 1)
+    return line
+
+
+def _fits(text: str, tokens: int) -> bool:
+    if len(text) > tokens * 8:
+        return False
+    return count_tokens(text) <= tokens
+
+
+def _render_body(text: str, mime: str, full_bytes: int | None, *, select: str | None, budget: int,
+                 label: str, index: int, part: str) -> tuple[str, dict[str, Any]]:
+    """Render a body: the selected part, the whole text, or (large JSON) its shape."""
+    meta: dict[str, Any] = {}
+    parsed: Any = None
+    is_json = "json" in mime.lower() or text.lstrip()[:1] in ("{", "[")
+    if is_json:
+        try:
+            parsed = json.loads(text)
+        except ValueError:
+            parsed = None
+            is_json = False
+    size = f"{full_bytes:,} bytes" if full_bytes is not None else f"{len(text):,} chars"
+    if select:
+        if parsed is None:
+            raise InvalidArgument(f"select needs a JSON body; the {label.lower()} of #{index} is "
+                                  f"{mime or 'not JSON'}. Omit select to read it as text.")
+        value = apply_select(parsed, select)
+        meta["select"] = select
+        out = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+        return out, meta
+    if text == "":
+        return f"{label}: empty", meta
+    if parsed is not None and not _fits(text, budget):
+        shape = json_shape(parsed)
+        meta["shape"] = True
+        return (f"{label} ({size}, {mime or 'JSON'}) is too large for this call; its shape:\n{shape}\n"
+                f"Read one part exactly with select (e.g. select=\"$.{_first_key(parsed)}\"), or the whole body "
+                f"with part=\"{part}\" select=\"$\" and offset to read on."), meta
+    return (f"{label} ({size}, {mime or 'text'}):\n{text}" if part == "" else text), meta
+
+
+def _first_key(parsed: Any) -> str:
+    if isinstance(parsed, dict) and parsed:
+        k = next(iter(parsed))
+        return k if re.fullmatch(r"[A-Za-z_$][\w$]*", k) else "*"
+    if isinstance(parsed, list):
+        return "[0]".lstrip(".")
+    return ""
+
+
+async def network_request(call: ToolCall) -> Rendered:
+    """Render one request: summary, headers and bodies, or only the ``part`` asked for."""
+    ev, tab = await _events(call)
+    args = call.args
+    index = int(args["index"])
+    part = args.get("part") or ""
+    select = args.get("select")
+    if part and part not in _PARTS:
+        raise InvalidArgument(f"part must be one of {', '.join(_PARTS)} (got {part!r}).")
+    if select and not part:
+        part = "response-body"
+    if select and part in ("request-headers", "response-headers"):
+        raise InvalidArgument("select applies to a body: use it with part=\"response-body\" or \"request-body\".")
+    rec = ev.record(index)
+    scrub = ev.redactor.scrub
+    budget = _max_tokens(call) - LISTING_RESERVE
+    meta: dict[str, Any] = {"index": index}
+    blocks: list[str] = []
+    if not part:
+        blocks.append(_summary_line(rec, scrub))
+        blocks.append(_headers_block("Request headers", rec.request_headers, "request-headers"))
+        if rec.has_post_data:
+            body = await ev.request_body(rec)
+            if body.text is not None:
+                blocks.append(f"Request body ({body.full_bytes or 0:,} bytes):\n{_cut(scrub(body.text), 2000)}")
+            else:
+                blocks.append(f"Request body: not available: {body.missing}.")
+        if rec.status is not None:
+            blocks.append(_headers_block("Response headers", rec.response_headers, "response-headers"))
+        head = scrub("\n".join(blocks))
+        remaining = budget - count_tokens(head)
+        body_text, body_meta = await _response_body_block(ev, rec, select=select, budget=remaining, part="")
+        meta.update(body_meta)
+        return Rendered(head + "\n" + body_text, meta=meta, tab=getattr(tab, "id", None))
+    if part == "request-headers":
+        text = _headers_block(f"Request headers of #{index}", rec.request_headers)
+    elif part == "response-headers":
+        if rec.status is None:
+            text = f"#{index} has no response headers ({rec.failure or 'no response yet'})."
+        else:
+            text = _headers_block(f"Response headers of #{index} ({rec.status} {rec.status_text})".rstrip(),
+                                  rec.response_headers)
+    elif part == "request-body":
+        body = await ev.request_body(rec)
+        if body.text is None:
+            text = f"Request body of #{index}: not available: {body.missing}."
+        else:
+            meta["fullBytes"] = body.full_bytes
+            text, extra = _render_body(scrub(body.text), _ctype(rec.request_headers), body.full_bytes,
+                                       select=select, budget=budget, label="Request body", index=index,
+                                       part="request-body")
+            meta.update(extra)
+    else:
+        text, body_meta = await _response_body_block(ev, rec, select=select, budget=budget, part="response-body")
+        meta.update(body_meta)
+    return Rendered(scrub(text), meta=meta, tab=getattr(tab, "id", None))
+
+
+async def _response_body_block(ev: EventCapture, rec: RequestRecord, *, select: str | None, budget: int,
+                               part: str) -> tuple[str, dict[str, Any]]:
+    meta: dict[str, Any] = {}
+    if rec.resource_type in ("websocket", "eventsource") and rec.socket is not None:
+        s = rec.socket
+        frames = "\n".join(f"  {d} {ev.redactor.scrub(t)[:500]}" for d, t in s.last)
+        kind = "WebSocket" if rec.resource_type == "websocket" else "EventSource"
+        text = (f"{kind}: {'closed' if s.closed else 'open'}; sent {s.sent} ({s.sent_bytes:,} chars), "
+                f"received {s.received} ({s.received_bytes:,} chars). No body is kept for a stream; "
+                f"last frames:\n{frames or '  (none)'}")
+        if select:
+            raise InvalidArgument(f"#{rec.index} is a {kind}; it has no body to select from.")
+        return text, meta
+    body = await ev.response_body(rec)
+    if body.full_bytes is not None:
+        meta["fullBytes"] = body.full_bytes
+    if body.missing:
+        if select:
+            raise InvalidArgument(f"The response body of #{rec.index} is not available: {body.missing}.")
+        meta["bodyAvailable"] = False
+        return f"Response body: not available: {body.missing}.", meta
+    if body.binary or body.text is None:
+        if select:
+            raise InvalidArgument(f"select needs a JSON body; #{rec.index} is binary ({rec.mime}).")
+        return f"Response body: binary {rec.mime or 'data'}, {format_bytes(body.full_bytes)} (not shown).", meta
+    if looks_binary(rec.mime):
+        return f"Response body: binary {rec.mime}, {format_bytes(body.full_bytes)} (not shown).", meta
+    text, extra = _render_body(ev.redactor.scrub(body.text), rec.mime, body.full_bytes, select=select,
+                               budget=budget, label="Response body", index=rec.index, part=part)
+    meta.update(extra)
+    return text, meta
+
+
+def _ctype(headers: dict[str, str]) -> str:
+    for k, v in headers.items():
+        if k.lower() == "content-type":
+            return v
+    return ""
+
+
+def _cut(text: str, chars: int) -> str:
+    return text if len(text) <= chars else text[:chars] + f"… [{len(text):,} chars in all; part=\"request-body\" for all]"
+
+
+TOOLS: list[ToolSpec] = [
+    ToolSpec(
+        name="browser_console_messages",
+        description=("Console messages and uncaught errors of the current tab, errors first, repeats folded "
+                     "(×N), long messages and stacks cut. Returns cursor: pass it as since to get only new ones."),
+        properties={
+            "level": {"type": "string", "enum": list(LEVELS), "default": "info",
+                      "description": "Least severe level returned; each includes the more severe ones"},
+            "pattern": {"type": "string", "description": "Regex the message text must match"},
+            "since": _SINCE,
+            "limit": _LIMIT,
+            "all": _ALL,
+        },
+        handler=console_messages,
+        caps="debug",
+    ),
+    ToolSpec(
+        name="browser_network_requests",
+        description=("Requests of the current tab, one line each (#index, method, URL, status, type, size, ms); "
+                     "repeated calls to one endpoint folded. Returns cursor: pass it as since to get only new ones."),
+        properties={
+            "filter": {"type": "string", "description": "Regex the URL must match"},
+            "status": {"type": "string", "description": "e.g. 404, 4xx, >=400, 500-599 (comma = or)"},
+            "failed": {"type": "boolean", "description": "Only network failures and HTTP errors"},
+            "resourceTypes": {"type": "array", "items": {"type": "string"},
+                              "description": "e.g. [\"fetch\",\"xhr\",\"document\",\"websocket\"]"},
+            "method": {"type": "string"},
+            "static": {"type": "boolean", "default": False,
+                       "description": "Include successful images, fonts, scripts, styles (default false)"},
+            "since": _SINCE,
+            "limit": _LIMIT,
+            "all": _ALL,
+        },
+        handler=network_requests,
+        caps="debug",
+    ),
+    ToolSpec(
+        name="browser_network_request",
+        description=("Headers and body of one request (index from browser_network_requests), secrets redacted. "
+                     "A large JSON body is shown as its shape; select (e.g. $.items[0].name, $.items[*].id, "
+                     "$.items[0:5], $ for all) returns one part exactly."),
+        properties={
+            "index": {"type": "integer", "minimum": 1},
+            "part": {"type": "string", "enum": list(_PARTS), "description": "Only this part"},
+            "select": {"type": "string", "description": "JSON path into the body"},
+        },
+        handler=network_request,
+        required=("index",),
+        caps="debug",
+    ),
+]
