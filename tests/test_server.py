@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import socket
+
 import pytest
 
 from browser_ctx import InvalidArgument, SchemeRefused
@@ -9,6 +11,13 @@ from browser_ctx.browser.reading import normalise_url
 from tests.support.client import mcp_session, result_text, result_tokens
 
 pytestmark = pytest.mark.anyio
+
+
+def closed_port() -> int:
+    """A localhost port with nothing listening."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
 
 
 def test_normalise_url():
@@ -68,8 +77,12 @@ async def test_navigate_card_read_on_and_errors(site):
         # Bad input: one-line errors, and the page is still there afterwards.
         err = one_line_error(await s.call_tool("browser_navigate", {"url": "javascript:alert(1)"}))
         assert "javascript" in err and "--allow-scheme" in err
-        err = one_line_error(await s.call_tool("browser_navigate", {"url": "http://127.0.0.1:9/"}))
-        assert "net::ERR_" in err
+        err = one_line_error(await s.call_tool("browser_navigate", {"url": f"http://127.0.0.1:{closed_port()}/"}))
+        assert "net::ERR_CONNECTION_REFUSED" in err
+        err = one_line_error(await s.call_tool("browser_navigate", {"url": "http://no-such-host.invalid/"}))
+        assert "net::ERR_NAME_NOT_RESOLVED" in err
+        still = await s.call_tool("browser_snapshot", {"maxTokens": 300})
+        assert "Still Water" in result_text(still)  # the article is still the page
         err = one_line_error(await s.call_tool("browser_snapshot", {"target": "div[[["}))
         assert "div[[[" in err
         err = one_line_error(await s.call_tool("browser_snapshot", {"target": "#no-such-element"}))

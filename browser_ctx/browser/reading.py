@@ -93,11 +93,16 @@ async def navigate(tab: Tab, url: str, settings: Settings) -> NavigationResult:
 async def _restore(tab: Tab, before: str) -> None:
     """After a failed load, go back to the page we were on, so a bad URL does not lose it."""
     page = tab.page
+    if not before or before == "about:blank" or before.startswith("chrome-error:"):
+        return
     try:
-        if page.url != before and (page.url.startswith("chrome-error:") or page.url == "about:blank"):
-            if before and before != "about:blank":
-                await page.go_back(wait_until="domcontentloaded", timeout=5_000)
-    except Exception:  # noqa: BLE001 - best effort; the error is what matters
+        # Chromium commits its error page a moment after goto() fails.
+        await page.wait_for_url("chrome-error://**", timeout=2_000)
+    except Exception:  # noqa: BLE001 - no error page: we are still where we were
+        return
+    try:
+        await page.go_back(wait_until="domcontentloaded", timeout=5_000)
+    except Exception:  # noqa: BLE001 - best effort; the navigation error is what matters
         pass
 
 
