@@ -45,7 +45,7 @@ def summarise(results: dict[str, Any]) -> dict[str, Any]:
         # Every distinct call: navigate, snapshot, and browser-ctx's browser_text reads (its strategy after the
         # navigate); the Node servers' strategy is the same navigate + snapshot, not counted twice.
         uniq = [c for r in rows for c in [r["navigate"], r["snapshot"]]
-                + (r["strategy"][1:] if n == "browser-ctx" else [])]
+                + (r["strategy"][1:] if n == "browser-ctx" else r.get("dialogCalls", []))]
         secs = [c["seconds"] for r in rows for c in (r["navigate"], r["snapshot"]) if not c["isError"]]
         asked = sum(len(r["answers"]) for r in rows)
         loose = sum(a["loose"] for r in rows for a in r["answers"].values())

@@ -24,7 +24,7 @@ from typing import Any
 
 import anyio
 
-from browser_ctx._http import serve_directory
+from .httpserve import serve_corpus
 
 from .client import CallRecord, Connection, connect
 from .corpus import Page, answered, extract_reading, normalise, normalise_loose
@@ -166,9 +166,24 @@ def _truncated(rec: CallRecord) -> tuple[bool, int | None]:
 async def _page_for_server(w: Worker, page: Page, url: str, opts: Options) -> tuple[dict, dict[str, str]]:
     """Run measures 2 and 3 for one server on one page. Returns (JSON record, {call label: text})."""
     spec = w.spec
+    dialogs: list[CallRecord] = []
+
+    async def answer_dialogs(rec: CallRecord) -> bool:
+        """Answer open dialogs the result reports (at most 5 in a row); True if there was one."""
+        seen = False
+        while spec.dialog_marker and spec.dialog_call and spec.dialog_marker in rec.text and len(dialogs) < 5:
+            seen = True
+            rec = await w.call(*spec.dialog_call, opts.call_timeout)
+            dialogs.append(rec)
+        return seen
+
     tool, args = spec.navigate_call(url)
     nav = await w.call(tool, args, opts.call_timeout)
+    await answer_dialogs(nav)
     snap = await w.call(spec.snapshot, {}, opts.call_timeout)
+    if await answer_dialogs(snap):
+        dialogs.append(snap)  # the blocked attempt counts too
+        snap = await w.call(spec.snapshot, {}, opts.call_timeout)
     strategy = [nav]
     texts = {"navigate": nav.text, "snapshot": snap.text}
     if spec.name == "browser-ctx":
@@ -186,6 +201,7 @@ async def _page_for_server(w: Worker, page: Page, url: str, opts: Options) -> tu
             texts[f"text{i + 1}"] = r.text
     else:
         strategy.append(snap)
+    strategy += dialogs  # answering a dialog is part of getting the page read
 
     fmt = FORMATS.get(spec.name, "markdown")
     joined = "\n".join(r.text for r in strategy)
@@ -203,6 +219,7 @@ async def _page_for_server(w: Worker, page: Page, url: str, opts: Options) -> tu
         "strategy": [r.summary() for r in strategy],
         "strategyTokens": sum(r.tokens for r in strategy),
         "strategyOverRefuse": over,
+        "dialogCalls": [d.summary() for d in dialogs],
         "answers": answers,
     }
     if spec.name == "browser-ctx":
@@ -222,7 +239,7 @@ async def _debug_pages(workers: list[Worker], opts: Options, log) -> dict[str, A
     if not present:
         return {"skipped": f"missing {', '.join(missing)}"}
     out: dict[str, Any] = {"pages": {}, "missing": missing}
-    with serve_directory(opts.fixtures) as port:
+    with serve_corpus(opts.fixtures) as port:
         for rel in present:
             url = f"http://127.0.0.1:{port}/{rel}"
             per: dict[str, Any] = {}
@@ -257,7 +274,7 @@ async def run_benchmark(specs: list[ServerSpec], opts: Options) -> dict[str, Any
     text_dir = opts.out / "text"
     t_start = time.perf_counter()
     results: dict[str, Any] = {"pages": [], "servers": {}}
-    with serve_directory(opts.corpus) as port:
+    with serve_corpus(opts.corpus) as port:
         base = f"http://127.0.0.1:{port}"
         async with anyio.create_task_group() as tg:
             workers = []

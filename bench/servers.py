@@ -60,6 +60,10 @@ class ServerSpec:
         snapshot: tool name of the page read (its natural snapshot), called with no arguments.
         console / network: tool names of the console and network listings (measure 5), or ``None``.
         debug_args: arguments for those listings (default: none), keyed by tool name.
+        dialog_marker / dialog_call: a result whose text contains ``dialog_marker`` reports an open JavaScript
+            dialog (an ``alert()`` in a saved page blocks the server until it is answered); the benchmark then
+            makes ``dialog_call`` (tool, arguments), as an agent would. ``None`` for browser-ctx, which answers
+            dialogs itself.
         temp_dirs: folders created for this launch (output dirs, config files); removed by :meth:`cleanup`.
     """
 
@@ -73,6 +77,8 @@ class ServerSpec:
     console: str | None = None
     network: str | None = None
     debug_args: dict[str, dict] = field(default_factory=dict)
+    dialog_marker: str | None = None
+    dialog_call: tuple[str, dict] | None = None
     temp_dirs: list[str] = field(default_factory=list)
 
     def navigate_call(self, url: str) -> tuple[str, dict]:
@@ -205,6 +211,7 @@ def playwright_mcp_spec(executable: str) -> ServerSpec:
         console="browser_console_messages", network="browser_network_requests",
         # Their schema lists these defaulted parameters as required: send the defaults.
         debug_args={"browser_console_messages": {"level": "info"}, "browser_network_requests": {"static": False}},
+        dialog_marker="### Modal state", dialog_call=("browser_handle_dialog", {"accept": True}),
         temp_dirs=[tmp],
     )
 
@@ -220,6 +227,7 @@ def chrome_devtools_mcp_spec(executable: str) -> ServerSpec:
         args=args, env={**NO_DOWNLOAD_ENV, "TMPDIR": tmp},
         navigate=("navigate_page", "url", {"type": "url"}), snapshot="take_snapshot",
         console="list_console_messages", network="list_network_requests",
+        dialog_marker="# Open dialog", dialog_call=("handle_dialog", {"action": "accept"}),
         temp_dirs=[tmp],
     )
 
