@@ -168,6 +168,11 @@ SERIALISER_JS = r"""
       if (v.size > i) out.push({ $more: v.size - i });
       return v instanceof Map ? { $map: out } : { $set: out };
     }
+    if ((typeof NodeList !== 'undefined' && v instanceof NodeList)
+        || (typeof HTMLCollection !== 'undefined' && v instanceof HTMLCollection)) {
+      v = Array.from(v);
+      seen.set(v, path);
+    }
     if (Array.isArray(v)) {
       const out = [];
       const n = Math.min(v.length, L.items);
@@ -345,6 +350,17 @@ class _Renderer:
         if len(inline) <= _INLINE and "\n" not in inline:
             return inline
         pad = " " * (level + 1)
+        if all(len(p) <= 40 and "\n" not in p for p in parts):
+            # Short items (numbers, short strings): pack several to a line.
+            lines: list[str] = []
+            line = ""
+            for p in parts:
+                if line and len(line) + len(p) + 2 > _INLINE:
+                    lines.append(line + ",")
+                    line = ""
+                line = f"{line}, {p}" if line else p
+            lines.append(line)
+            return open_ + "\n" + "\n".join(pad + ln for ln in lines) + "\n" + " " * level + close
         return open_ + "\n" + ",\n".join(pad + p for p in parts) + "\n" + " " * level + close
 
 
