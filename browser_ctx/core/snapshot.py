@@ -87,7 +87,7 @@ class SnapshotOptions:
 
     Attributes:
         max_text_chars: text characters kept per ``text:`` line (and per ``code:`` line)
-            before the rest is cut with ``… (+N chars)``. Default 200.
+            before the rest is cut with ``… (+N chars)``. Default 120.
         name_chars: characters kept of an accessible name or heading text (``…`` marks a
             cut). Default 80.
         value_chars: characters kept of a form field's current value. Default 60.
@@ -96,16 +96,16 @@ class SnapshotOptions:
         cell_chars: characters kept per table cell. Default 40.
         fold_min: a run of at least this many similar siblings is folded. Default 6.
         fold_show: items shown at the start of a folded run. Default 3.
-        url_limit: maximum length of a shown URL (see ``shorten_url``). Default 80.
+        url_limit: maximum length of a shown URL (see ``shorten_url``). Default 60.
         inline_link_urls: also show URLs of links inside running text
             (``[text](e4 → /url)``). Default ``False`` (they show only their ref).
         prose_show: in a run of consecutive plain ``text:`` lines (no links or controls) at
             the same level, lines after the first ``prose_show`` are replaced by one
             ``… N more paragraphs (M chars)`` line; ``0`` keeps them all. Lines holding refs
-            are never folded. Default 4.
+            are never folded. Default 3.
     """
 
-    max_text_chars: int = 200
+    max_text_chars: int = 120
     name_chars: int = 80
     value_chars: int = 60
     table_rows: int = 3
@@ -113,9 +113,9 @@ class SnapshotOptions:
     cell_chars: int = 40
     fold_min: int = 6
     fold_show: int = 3
-    url_limit: int = 80
+    url_limit: int = 60
     inline_link_urls: bool = False
-    prose_show: int = 4
+    prose_show: int = 3
 
 
 _FORMATTING = frozenset("b i em strong small sup sub abbr br wbr mark u s q cite font tt big del ins dfn var kbd samp".split())
