@@ -560,6 +560,8 @@ class _Renderer:
         text = first.text[6:] if first.text.startswith("text: ") else first.text
         first.text = "- " + text
         first.depth = depth
+        if first.kind in ("text", "textref"):
+            first.kind = "item"
 
     # ------------------------------------------------------------------ tables
     def rows_of(self, table: Node) -> list[Node]:
