@@ -78,17 +78,14 @@
   const NAMED_TAGS = words('img iframe frame dialog fieldset form table');
   const ARIA = ['aria-expanded', 'aria-checked', 'aria-selected', 'aria-pressed', 'aria-current', 'aria-level',
                 'aria-disabled'];
+  const ARIA_SET = new Set(ARIA);
   const NO_VALUE_TYPES = words('password hidden file checkbox radio submit reset button image');
   const BUTTON_TYPES = words('submit reset button image');
   const PRUNABLE = words('div span p em strong code abbr time');
 
   /* ---------- helpers ---------- */
-  const styles = new Map();
-  const style = (e) => {
-    let s = styles.get(e);
-    if (s === undefined) { s = win.getComputedStyle(e); styles.set(e, s); }
-    return s;
-  };
+  /* not cached on purpose: thousands of retained CSSStyleDeclaration wrappers cost more in GC than a re-read */
+  const style = (e) => win.getComputedStyle(e);
   const isBlock = (d) => d === 'block' || d === 'flex' || d === 'grid' || d === 'list-item' || d === 'flow-root' ||
     d.startsWith('table') || d.startsWith('block ') || d.endsWith(' list-item') || d === 'flow-root list-item';
   const escText = (s) => (/[&<>\u0000]/.test(s)
@@ -118,6 +115,26 @@
     }
     const sr = e.shadowRoot;
     return sr ? sr.childNodes : e.childNodes;
+  };
+
+  /* labels of a control, from one index per tree (el.labels rescans the whole tree on every call) */
+  const labelIndex = new Map();
+  const labelsOf = (e) => {
+    const r = e.getRootNode();
+    let idx = labelIndex.get(r);
+    if (idx === undefined) {
+      idx = new Map();
+      if (r.querySelectorAll) {
+        for (const l of r.querySelectorAll('label')) {
+          const c = l.control;
+          if (!c) continue;
+          const list = idx.get(c);
+          if (list) list.push(l); else idx.set(c, [l]);
+        }
+      }
+      labelIndex.set(r, idx);
+    }
+    return idx.get(e) || [];
   };
 
   /* ---------- accessible names ---------- */
@@ -229,9 +246,11 @@
         if (alt) return alt;
       }
     }
-    if (e.labels && e.labels.length && tag !== 'button') {
+    const labels = (tag === 'input' || tag === 'select' || tag === 'textarea' || tag === 'meter' ||
+                    tag === 'progress' || tag === 'output') ? labelsOf(e) : [];
+    if (labels.length) {
       const parts = [];
-      for (const l of e.labels) parts.push(nameText(l, false, e));
+      for (const l of labels) parts.push(nameText(l, false, e));
       const s = collapse(parts.join(' '));
       if (s) return s;
     }
@@ -260,13 +279,12 @@
     return '';
   };
 
+  /* interactive by tag or role ([contenteditable] is found by the caller's attribute scan) */
   const isInteractive = (e, tag, role) => {
     if (tag === 'a') return e.hasAttribute('href');
     if (tag === 'button' || tag === 'select' || tag === 'textarea' || tag === 'summary') return true;
     if (tag === 'input') return e.type !== 'hidden';
-    if (role && INTERACTIVE_ROLES.has(role)) return true;
-    const ce = e.getAttribute('contenteditable');
-    return ce !== null && ce !== 'false';
+    return role !== '' && INTERACTIVE_ROLES.has(role);
   };
 
   /* ---------- geometry ---------- */
@@ -304,14 +322,19 @@
 
   /* why a rendered element is hidden by geometry/paint, or '' if it is not; sets state.measure */
   const state = { measure: false };
-  const geometryHidden = (e, tag, cs) => {
+  const geometryHidden = (e, tag, cs, display, measure) => {
     state.measure = false;
     if (cs.opacity === '0') return 'opacity';
+    const pos = cs.position;
+    if (display === 'inline' && pos === 'static' && !measure && !REPLACED.has(tag) && cs.clipPath === 'none') {
+      /* a non-replaced inline box in flow: width/height/overflow/transform/clip/containment do not apply */
+      return '';
+    }
     if (cs.contentVisibility === 'hidden') return 'content-visibility';
     const r = e.getBoundingClientRect();
     const w = r.width;
     const h = r.height;
-    const clips = cs.overflowX !== 'visible' || cs.overflowY !== 'visible';
+    const clips = (w <= 1 || h <= 1) && (cs.overflowX !== 'visible' || cs.overflowY !== 'visible');
     if (w === 0 || h === 0) {
       if (w === 0 && h === 0 && !clips && !REPLACED.has(tag)) state.measure = true;  /* content may overflow */
       else if (w === 0 && h === 0) return 'zero-size';
@@ -319,7 +342,6 @@
     } else if (w <= 1 && h <= 1 && (clips || REPLACED.has(tag))) {
       return 'clipped';
     }
-    const pos = cs.position;
     if ((pos === 'absolute' || pos === 'fixed') && clipEmpty(cs.clip, w, h)) return 'clipped';
     if (clipPathEmpty(cs.clipPath, w, h)) return 'clipped';
     const L = r.left + sx; const R = r.right + sx; const T = r.top + sy; const B = r.bottom + sy;
@@ -331,7 +353,7 @@
   const rescued = (e, tag) => {
     if (tag !== 'input') return false;
     const ty = e.type;
-    return (ty === 'checkbox' || ty === 'radio' || ty === 'file') && e.labels && e.labels.length > 0;
+    return (ty === 'checkbox' || ty === 'radio' || ty === 'file') && labelsOf(e).length > 0;
   };
 
   const textHasBox = (t) => {
@@ -345,41 +367,55 @@
   const out = [];
   let lastSpace = true;     /* the output ends in whitespace or at a block boundary */
 
-  const emitText = (t, vis, pre, measure) => {
-    if (vis === 'hidden' || vis === 'collapse') return;
+  /* does this computed style preserve white space (pre, pre-wrap, pre-line, break-spaces)? */
+  const isPre = (cs) => {
+    const ws = cs.whiteSpaceCollapse;
+    return ws ? ws !== 'collapse' : /^pre|break-spaces/.test(cs.whiteSpace);
+  };
+
+  /* emits a text node; pre: 1/0 if the parent's white-space is known to preserve or not, -1 if not read yet.
+     Returns the pre value (read lazily, only for text with white space that collapsing would change). */
+  const emitText = (t, vis, pcs, measure, pre) => {
+    if (vis === 'hidden' || vis === 'collapse') return pre;
     let s = t.data;
-    if (!s) return;
-    if (pre) {
-      if (measure && !textHasBox(t)) return;
-      out.push(escText(s));
-      lastSpace = /\s$/.test(s);
-      return;
+    if (!s) return pre;
+    if (pre !== 0 && /[\t\n\r\f]|  /.test(s)) {
+      if (pre < 0) pre = isPre(pcs) ? 1 : 0;
+      if (pre === 1) {
+        if (measure && !textHasBox(t)) return pre;
+        out.push(escText(s));
+        lastSpace = /\s$/.test(s);
+        return pre;
+      }
     }
     s = s.replace(/[ \t\n\r\f]+/g, ' ');
     if (lastSpace && s.charCodeAt(0) === 32) s = s.slice(1);
-    if (!s) return;
-    if (measure && s !== ' ' && !textHasBox(t)) return;
+    if (!s) return pre;
+    if (measure && s !== ' ' && !textHasBox(t)) return pre;
     out.push(escText(s));
     lastSpace = s.charCodeAt(s.length - 1) === 32;
+    return pre;
   };
 
-  /* drop a space the output ends with (before a block closes); never touches output before index `mark` */
-  const trimTrailingSpace = (mark) => {
+  /* drop a space the output ends with (before a block closes, unless white space is preserved);
+     never touches output before index `mark` */
+  const trimTrailingSpace = (mark, cs) => {
     const i = out.length - 1;
     if (i <= mark) return;
     const s = out[i];
-    if (s.charCodeAt(s.length - 1) !== 32) return;
+    if (s.charCodeAt(s.length - 1) !== 32 || isPre(cs)) return;
     if (s.length === 1) out.length = i;
     else out[i] = s.slice(0, -1);
   };
 
-  const walkChildren = (e, vis, pre, measure) => {
+  const walkChildren = (e, cs, vis, measure) => {
     const kids = flatChildren(e);
+    let pre = -1;
     for (let i = 0; i < kids.length; i++) {
       const c = kids[i];
       const t = c.nodeType;
-      if (t === 1) walk(c, vis, pre, measure);
-      else if (t === 3) emitText(c, vis, pre, measure);
+      if (t === 1) walk(c, measure);
+      else if (t === 3) pre = emitText(c, vis, cs, measure, pre);
     }
   };
 
@@ -440,7 +476,7 @@
     out.push(a + '>' + escText(collapse(e.text)) + '</option>');
   };
 
-  const walk = (e, pvis, pre, measure) => {
+  const walk = (e, measure) => {
     const tag = e.localName;
     if (DROP.has(tag)) return;
     if (e.namespaceURI === SVG_NS) {
@@ -452,19 +488,31 @@
       }
       return;
     }
-    if (e.hasAttribute('hidden') || e.hasAttribute('inert') || e.getAttribute('aria-hidden') === 'true') return;
+    /* one pass over the attribute names instead of a getAttribute call per attribute we might keep */
+    const names = e.getAttributeNames();
+    let cls = null;
+    let role = '';
+    let editable = false;
+    let aria = null;
+    for (let i = 0; i < names.length; i++) {
+      const n = names[i];
+      if (n === 'class') cls = e.getAttribute(n);
+      else if (n === 'role') role = e.getAttribute(n).trim();
+      else if (n === 'hidden' || n === 'inert') return;
+      else if (n.charCodeAt(0) === 97 && n.startsWith('aria-')) {
+        if (n === 'aria-hidden') { if (e.getAttribute(n) === 'true') return; }
+        else if (ARIA_SET.has(n)) (aria || (aria = [])).push(n);
+      } else if (n === 'contenteditable') editable = e.getAttribute(n) !== 'false';
+    }
     const cs = style(e);
     const display = cs.display;
     if (display === 'none') return;
     if (tag === 'option' || tag === 'optgroup') { walkOption(e, tag); return; }
     const vis = cs.visibility;
-    const ws = cs.whiteSpaceCollapse;
-    const preHere = ws ? (ws === 'preserve' || ws === 'break-spaces' || ws === 'preserve-breaks')
-      : /^pre|break-spaces/.test(cs.whiteSpace);
-    if (display === 'contents') { walkChildren(e, vis, preHere, measure); return; }
+    if (display === 'contents') { walkChildren(e, cs, vis, measure); return; }
     let childMeasure = false;
     if (!NO_GEOMETRY.has(tag) && e !== de) {
-      const why = geometryHidden(e, tag, cs);
+      const why = geometryHidden(e, tag, cs, display, measure);
       if (why && !rescued(e, tag)) return;
       childMeasure = state.measure;
     }
@@ -477,8 +525,8 @@
       const mark = out.length;
       out.push('<' + outTag + '>');
       if (block) lastSpace = true;
-      walkChildren(e, vis, preHere, childMeasure);
-      if (block && !preHere) trimTrailingSpace(mark);
+      walkChildren(e, cs, vis, childMeasure);
+      if (block) trimTrailingSpace(mark, cs);
       if (out.length === mark + 1) out.length = mark;
       else out.push('</' + outTag + '>');
       if (block) lastSpace = true;
@@ -500,12 +548,10 @@
       return;
     }
 
-    const role = (e.getAttribute('role') || '').trim();
-    const role0 = role.split(/\s+/)[0];
+    const role0 = role ? role.split(/\s+/)[0] : '';
     const outTag = KEEP.has(tag) ? tag : (block ? 'div' : 'span');
-    const interactive = isInteractive(e, tag, role0);
+    const interactive = editable || isInteractive(e, tag, role0);
     let a = '<' + outTag;
-    const cls = e.getAttribute('class');
     if (cls) {
       const toks = cls.trim().split(/\s+/, 3).join(' ');
       if (toks) a += attr('class', toks);
@@ -540,17 +586,13 @@
     }
     if (interactive) a += attr('data-ref', refFor(e));
     if (tag === 'input' || tag === 'textarea' || tag === 'select' || tag === 'button') a += formAttrs(e, tag);
-    else if (interactive && tag !== 'a' && tag !== 'summary') {
-      const ce = e.getAttribute('contenteditable');
-      if (ce !== null && ce !== 'false') {
-        const v = collapse(e.textContent || '');
-        if (v) a += attr('data-value', cap(v, maxValue));
-      }
+    else if (editable) {
+      const v = collapse(e.textContent || '');
+      if (v) a += attr('data-value', cap(v, maxValue));
     }
     if ((tag === 'details' || tag === 'dialog') && e.open) a += ' open';
-    for (let i = 0; i < ARIA.length; i++) {
-      const v = e.getAttribute(ARIA[i]);
-      if (v !== null) a += attr(ARIA[i], v);
+    if (aria) {
+      for (let i = 0; i < ARIA.length; i++) if (aria.includes(ARIA[i])) a += attr(ARIA[i], e.getAttribute(ARIA[i]));
     }
     if (tag === 'td' || tag === 'th') {
       if (e.colSpan > 1) a += attr('colspan', e.colSpan);
@@ -567,12 +609,12 @@
     if (block) lastSpace = true;
     if (tag === 'details' && !e.open) {
       for (let c = e.firstElementChild; c; c = c.nextElementSibling) {
-        if (c.localName === 'summary') { walk(c, vis, preHere, childMeasure); break; }
+        if (c.localName === 'summary') { walk(c, childMeasure); break; }
       }
     } else if (!LEAF.has(tag)) {
-      walkChildren(e, vis, preHere, childMeasure);
+      walkChildren(e, cs, vis, childMeasure);
     }
-    if (block && !preHere) trimTrailingSpace(mark);
+    if (block) trimTrailingSpace(mark, cs);
     if (out.length === mark + 1 && PRUNABLE.has(outTag) && !role && !interactive && !named) {
       out.length = mark;     /* an empty wrapper shows nothing */
     } else {
@@ -593,14 +635,6 @@
       return '';
     }
   }
-  const parent = root.parentElement || (root.parentNode && root.parentNode.host) || null;
-  const pvis = parent ? style(parent).visibility : 'visible';
-  let ppre = false;
-  if (parent) {
-    const pcs = style(parent);
-    const ws = pcs.whiteSpaceCollapse;
-    ppre = ws ? ws !== 'collapse' : /^pre|break-spaces/.test(pcs.whiteSpace);
-  }
-  if (root.nodeType === 1) walk(root, pvis, ppre, false);
+  if (root.nodeType === 1) walk(root, false);
   return out.join('');
 }
