@@ -390,3 +390,34 @@ def test_render_card_with_nothing():
         "Interactive: none",
         "Load: no console errors, no failed requests",
     ]
+
+
+# --------------------------------------------------------------------------- robustness
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from browser_ctx.core.main_content import main_content  # noqa: E402
+from browser_ctx.core.markdown import render_markdown, render_text  # noqa: E402
+
+_TAGS = ["div", "span", "p", "a href='/x' data-ref='e1'", "ul", "li", "table", "tr", "td", "th", "h2", "form",
+         "input data-ref='e2'", "button", "nav", "main", "pre", "code", "bc-frame data-frame='f1'", "select",
+         "option", "img alt='pic'", "br", "details", "summary", "label", "script", "style", "svg", "dialog open"]
+_piece = st.one_of(
+    st.sampled_from([f"<{t}>" for t in _TAGS]),
+    st.sampled_from([f"</{t.split()[0]}>" for t in _TAGS]),
+    st.text(alphabet="abc XYZ&;\n\t\"'=/é漢", max_size=12),
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(_piece, max_size=60))
+def test_renderers_never_fail_on_tag_soup_and_are_deterministic(pieces):
+    html = "".join(pieces) + "<script>LEAK_SCRIPT</script><style>LEAK_STYLE</style>"
+    for render in (lambda h: render_snapshot(h, url=PAGE), render_markdown, render_text,
+                   lambda h: render_markdown(main_content(h))):
+        first = render(html)
+        assert isinstance(first, str)
+        assert render(html) == first
+        assert "LEAK_SCRIPT" not in first and "LEAK_STYLE" not in first
+    outline(html)

@@ -159,13 +159,18 @@ class _Renderer:
         self.acc: list[tuple[str, object]] = []  # ("text", str) | ("ctl", Node) | ("img", str)
         self._sig_cache: dict[int, tuple] = {}
         self._field_cache: dict[int, bool] = {}
+        self._names: dict[int, str] = {}
 
     # ------------------------------------------------------------------ helpers
     def emit(self, depth: int, text: str, kind: str = "other", key: str = "") -> None:
         self.lines.append(_Line(depth, text, kind, key))
 
     def name(self, node: Node) -> str:
-        return accessible_name(node, self.doc, self.o.name_chars)
+        k = id(node)
+        name = self._names.get(k)
+        if name is None:
+            name = self._names[k] = accessible_name(node, self.doc, self.o.name_chars)
+        return name
 
     def url(self, href: str) -> str:
         return shorten_url(href, base=self.base, limit=self.o.url_limit)
@@ -203,7 +208,10 @@ class _Renderer:
 
     def inline_control(self, node: Node) -> str:
         """Short form of a link inside running text: ``[text](ref)``."""
-        name = self.name(node) or (role_of(node) or "link")
+        name = self.name(node)
+        if not name:
+            href = node.attrs.get("href")
+            name = f"→ {self.url(href)}" if href is not None else (role_of(node) or "link")
         ref = node.attrs.get("data-ref") or ""
         if self.o.inline_link_urls and node.attrs.get("href") is not None:
             target = f"{ref} → {self.url(node.attrs['href'])}".strip()
