@@ -13,6 +13,7 @@ job channel, so a crashed server is restarted without disturbing the others.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import statistics
@@ -37,8 +38,11 @@ TEXT_CALLS = 5
 #: Claude Code refuses a tool result over this many tokens, and warns over :data:`WARN_TOKENS`.
 REFUSE_TOKENS = 25_000
 WARN_TOKENS = 10_000
-#: Fixture pages for measure 5, relative to the fixtures folder.
-DEBUG_PAGES = ("events/console-flood.html", "events/network-heavy.html")
+#: Fixture pages for measure 5, relative to the fixtures folder: (label, candidate paths, first found wins).
+DEBUG_PAGES = (
+    ("console flood", ("events/console-flood.html", "events/flood.html")),
+    ("network heavy", ("events/network-heavy.html", "events/network.html")),
+)
 #: How each server's results are read back into plain text for the loose answer check.
 FORMATS = {"browser-ctx": "markdown", "playwright-mcp": "aria-yaml", "chrome-devtools-mcp": "cdp-a11y"}
 
@@ -54,7 +58,7 @@ class Options:
     call_timeout: float = 120.0
     keep_text: bool = False
     text_calls: int = TEXT_CALLS
-    debug_wait: float = 1.0
+    debug_wait: float = 2.0
     log: Any = None  # callable(str) for progress lines (default: stderr)
 
 
@@ -228,34 +232,91 @@ async def _page_for_server(w: Worker, page: Page, url: str, opts: Options) -> tu
     return record, texts
 
 
+class _Activity:
+    """Time of the last dynamic-route request seen by the fixtures site (monotonic seconds)."""
+
+    def __init__(self) -> None:
+        self.last = time.monotonic()
+
+    def wrap(self, handler):
+        def wrapped(h):
+            self.last = time.monotonic()
+            try:
+                return handler(h)
+            finally:
+                self.last = time.monotonic()
+        return wrapped
+
+
+@contextlib.contextmanager
+def _fixtures_site(root: Path):
+    """Serve the fixtures folder with the test suite's dynamic routes (``/events/api/...``) when importable.
+
+    Yields ``(port, activity)``; ``activity`` is an :class:`_Activity` (``None`` when serving statically). The events
+    pages fetch those routes; without them (no ``tests`` package) the folder is served statically and the requests
+    fail with 404, which still makes a network listing.
+    """
+    try:
+        import tests.support.event_routes  # noqa: F401 - registers the /events/... routes
+        from tests.support.site import ROUTES, serve_directory
+    except Exception:  # noqa: BLE001 - any import problem: static serving
+        with serve_corpus(root) as port:
+            yield port, None
+        return
+    activity = _Activity()
+    saved = dict(ROUTES)
+    ROUTES.update({path: activity.wrap(fn) for path, fn in saved.items()})
+    try:
+        with serve_directory(root) as port:
+            yield port, activity
+    finally:
+        ROUTES.clear()
+        ROUTES.update(saved)
+
+
+async def _settle(activity: _Activity | None, least: float, idle: float = 2.0, most: float = 30.0) -> float:
+    """Wait at least ``least`` s, then until the dynamic routes were idle ``idle`` s (at most ``most`` s in all)."""
+    t0 = time.monotonic()
+    await anyio.sleep(least)
+    while activity is not None and time.monotonic() - t0 < most and time.monotonic() - activity.last < idle:
+        await anyio.sleep(0.2)
+    return time.monotonic() - t0
+
+
 async def _debug_pages(workers: list[Worker], opts: Options, log) -> dict[str, Any]:
-    """Measure 5: console and network listings on the fixtures' debug pages."""
+    """Measure 5: each server's console and network listing, natural arguments, on the fixtures' debug pages."""
     if opts.fixtures is None:
         return {"skipped": "no fixtures folder"}
-    present = [p for p in DEBUG_PAGES if (opts.fixtures / p).is_file()]
-    missing = [p for p in DEBUG_PAGES if p not in present]
+    found = [(label, next((c for c in cands if (opts.fixtures / c).is_file()), None)) for label, cands in DEBUG_PAGES]
+    missing = [" or ".join(cands) for (label, cands), (_, rel) in zip(DEBUG_PAGES, found) if rel is None]
     if missing:
         log(f"Debug output (measure 5): {', '.join(missing)} not found under {opts.fixtures}; skipped.")
+    present = [(label, rel) for label, rel in found if rel]
     if not present:
         return {"skipped": f"missing {', '.join(missing)}"}
-    out: dict[str, Any] = {"pages": {}, "missing": missing}
-    with serve_corpus(opts.fixtures) as port:
-        for rel in present:
+    out: dict[str, Any] = {"pages": {}, "missing": missing, "waitSeconds": opts.debug_wait}
+    with _fixtures_site(opts.fixtures) as (port, activity):
+        out["dynamicRoutes"] = activity is not None
+        for label, rel in present:
             url = f"http://127.0.0.1:{port}/{rel}"
             per: dict[str, Any] = {}
             for w in workers:
                 tool, args = w.spec.navigate_call(url)
                 nav = await w.call(tool, args, opts.call_timeout)
-                await anyio.sleep(opts.debug_wait)
-                entry: dict[str, Any] = {"navigate": nav.summary()}
+                waited = await _settle(activity, opts.debug_wait)  # let the page finish logging / fetching
+                entry: dict[str, Any] = {"navigate": nav.summary(), "waitedSeconds": round(waited, 1)}
                 for kind, tname in (("console", w.spec.console), ("network", w.spec.network)):
                     if not tname or tname not in w.tool_names:
                         entry[kind] = None
                         continue
                     rec = await w.call(tname, dict(w.spec.debug_args.get(tname, {})), opts.call_timeout)
                     entry[kind] = rec.summary()
+                    if opts.keep_text:
+                        d = opts.out / "text" / "_debug"
+                        d.mkdir(parents=True, exist_ok=True)
+                        (d / f"{Path(rel).stem}.{w.name}.{kind}.txt").write_text(rec.text)
                 per[w.name] = entry
-            out["pages"][rel] = per
+            out["pages"][f"{label} ({rel})"] = per
     return out
 
 
