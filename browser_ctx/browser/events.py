@@ -35,6 +35,7 @@ Interface the rest of browser-ctx relies on:
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import logging
 import time
@@ -52,7 +53,7 @@ from ..core.console import (
     entry_from_log,
 )
 from ..core.network import POST_KEEP, RequestRecord, SocketInfo
-from ..core.sections import Section
+from ..core.sections import Section, relative_url
 
 if TYPE_CHECKING:
     from playwright.async_api import CDPSession, Page
@@ -116,6 +117,7 @@ class EventCapture:
         self._cdp: CDPSession | None = None
         self._main_frame: str | None = None
         self._closed = False
+        self._starting: asyncio.Future[None] | None = None
         self._next_section = 1
         self._new_section(page.url if page.url else "about:blank", None)
 
@@ -124,8 +126,32 @@ class EventCapture:
     async def start(self) -> None:
         """Open the CDP session and enable the Runtime, Log, Network and Page domains.
 
-        Raises whatever Playwright raises if the page is already closed (the caller ignores it).
+        Idempotent and safe to call concurrently: later calls wait for the first one to finish, so
+        a caller that must not miss the next navigation's events can ``await start()`` again.
+        A session that dies while starting (the page swapped renderer processes) is retried twice.
+        Raises whatever Playwright raises if the page is closed (the caller ignores it).
         """
+        if self._starting is None:
+            self._starting = asyncio.ensure_future(self._start())
+        await asyncio.shield(self._starting)
+
+    async def _start(self) -> None:
+        for attempt in range(3):
+            try:
+                await self._open_session()
+                return
+            except Exception:
+                cdp, self._cdp = self._cdp, None
+                if cdp is not None:
+                    try:
+                        await cdp.detach()
+                    except Exception:  # noqa: BLE001 - already gone
+                        pass
+                if attempt == 2 or self._page.is_closed() or self._closed:
+                    raise
+                await asyncio.sleep(0.05)
+
+    async def _open_session(self) -> None:
         cdp = await self._page.context.new_cdp_session(self._page)
         self._cdp = cdp
         handlers: dict[str, Callable[[dict[str, Any]], None]] = {
@@ -232,7 +258,7 @@ class EventCapture:
     def _add_console(self, entry: ConsoleEntry) -> None:
         section = self.current_section
         entry.section = section.id
-        entry.route = section.route
+        entry.route = relative_url(section.route, section.url) if section.route else None
         held = self.console.add(entry, time.time())
         self._stats[section.id]["items"] += 1
         if held.level == "error":
@@ -258,7 +284,7 @@ class EventCapture:
     def _new_record(self, request_id: str, loader: str | None = None, **fields: Any) -> RequestRecord:
         section = self._section_for(loader)
         rec = RequestRecord(index=self._next_index, request_id=request_id, section=section.id,
-                            route=section.route, **fields)
+                            route=relative_url(section.route, section.url) if section.route else None, **fields)
         self._next_index += 1
         self._stats[section.id]["items"] += 1
         self._requests[rec.index] = rec

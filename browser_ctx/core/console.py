@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .sections import Section, relative_url
+from .tokens import count_tokens
 
 __all__ = [
     "LEVELS",
@@ -96,6 +97,9 @@ class ConsoleEntry:
         section: id of the :class:`Section` of the first occurrence.
         route: client-side route in force at the first occurrence, if the section changed route.
         varies: the text of repeats differed in their numbers.
+        raw_tokens: o200k tokens all its occurrences would cost as an unfolded, untruncated listing
+            (one ``[level] text (source)`` line each, full stack included; estimated from the kept
+            part for messages longer than :data:`KEEP_CHARS`, and for repeats from the first occurrence).
     """
 
     level: str
@@ -113,6 +117,7 @@ class ConsoleEntry:
     section: int = 1
     route: str | None = None
     varies: bool = False
+    raw_tokens: int = 0
 
 
 class ConsoleBuffer:
@@ -135,6 +140,7 @@ class ConsoleBuffer:
         self.total = 0
         self.evicted_entries = 0
         self.evicted_messages = 0
+        self.evicted_raw_tokens = 0
 
     def __len__(self) -> int:
         return len(self._entries)
@@ -149,6 +155,8 @@ class ConsoleBuffer:
         key = fold_key(entry.level, entry.text, entry.source)
         held = self._entries.get(key)
         if held is not None:
+            # Repeats differ at most in their numbers: each costs about what the first did.
+            held.raw_tokens += held.raw_tokens // held.count
             held.count += 1
             held.last_seq = self.seq
             held.last_time = time
@@ -158,6 +166,7 @@ class ConsoleBuffer:
             self._entries.move_to_end(key)
             return held
         entry.count = 1
+        entry.raw_tokens = raw_tokens(entry)
         entry.first_seq = entry.last_seq = self.seq
         entry.first_time = entry.last_time = time
         self._entries[key] = entry
@@ -165,6 +174,7 @@ class ConsoleBuffer:
             _, old = self._entries.popitem(last=False)
             self.evicted_entries += 1
             self.evicted_messages += old.count
+            self.evicted_raw_tokens += old.raw_tokens
         return entry
 
     def entries(self) -> list[ConsoleEntry]:
@@ -174,6 +184,19 @@ class ConsoleBuffer:
     def clear(self) -> None:
         """Drop every entry (counters are kept)."""
         self._entries.clear()
+
+
+def raw_tokens(entry: ConsoleEntry) -> int:
+    """o200k tokens of one occurrence of ``entry`` as an unfolded, untruncated listing line
+    (``[level] text (source)`` plus its whole stack); parts not kept in memory are estimated pro rata."""
+    line = f"[{entry.level}] {entry.text} ({entry.source or ''})"
+    tokens = count_tokens(line)
+    if entry.full_length > len(entry.text) and entry.text:
+        tokens += int(count_tokens(entry.text) * (entry.full_length - len(entry.text)) / len(entry.text))
+    if entry.stack:
+        frames = count_tokens("\n".join(entry.stack))
+        tokens += int(frames * max(entry.stack_total, len(entry.stack)) / len(entry.stack))
+    return tokens
 
 
 # -- formatting CDP payloads ---------------------------------------------------------------------

@@ -51,7 +51,7 @@ SECRET_HEADERS = frozenset({"authorization", "proxy-authorization", "cookie", "s
 _HEADER_WORDS = ("token", "secret", "session", "auth")
 
 #: Field / parameter names (lower case, ``-`` and ``_`` removed) redacted wherever they appear in them.
-_NAME_WORDS = ("password", "passwd", "passphrase", "token", "secret", "apikey", "session", "credential",
+_NAME_WORDS = ("password", "passwd", "passphrase", "token", "secret", "apikey", "session", "sessid", "credential",
                "privatekey", "signature")
 #: Names redacted only when they are the whole name (normalised).
 _NAME_EXACT = frozenset({"pwd", "pass", "sid", "auth", "authorization", "cookie", "key", "sig", "jwt", "otp"})

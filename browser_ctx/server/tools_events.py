@@ -144,7 +144,10 @@ async def console_messages(call: ToolCall) -> Rendered:
         budget.add(f"… {rest} more entr{'y' if rest == 1 else 'ies'} not shown ({stopped}); call again with "
                    f"since={cursor} to read them and anything newer.", force=True)
     meta = {"cursor": cursor, "shown": len(shown), "matched": len(matched)}
-    return Rendered("\n".join(budget.lines), meta=meta, tab=getattr(tab, "id", None))
+    scope = ev.console.entries() if show_all else [e for e in ev.console.entries() if e.section == current.id]
+    baseline = sum(e.raw_tokens for e in scope) + (ev.console.evicted_raw_tokens if show_all else 0)
+    return Rendered("\n".join(budget.lines), meta=meta, tab=getattr(tab, "id", None),
+                    baseline_tokens=baseline)
 
 
 def _included(e: ConsoleEntry, level: str) -> bool:
@@ -221,7 +224,34 @@ async def network_requests(call: ToolCall) -> Rendered:
         budget.add(f"… {rest} more line{'s' if rest != 1 else ''} not shown ({stopped}); call again with "
                    f"since={cursor} to read them and anything newer.", force=True)
     meta = {"cursor": cursor, "shown": len(shown), "matched": len(matched)}
-    return Rendered("\n".join(budget.lines), meta=meta, tab=getattr(tab, "id", None))
+    scope = ev.records() if show_all else [r for r in ev.records() if r.section == current.id]
+    return Rendered("\n".join(budget.lines), meta=meta, tab=getattr(tab, "id", None),
+                    baseline_tokens=raw_listing_tokens(scope, scrub))
+
+
+def raw_listing_tokens(records: list[RequestRecord], scrub: Callable[[str], str] | None = None) -> int:
+    """o200k tokens of the raw listing of ``records``: one line per request, nothing folded or
+    shortened (``[METHOD] full-url => [status] text type size``, each redirect hop on its own line,
+    each WebSocket frame / EventSource message on its own line)."""
+    sc = scrub or (lambda t: t)
+    lines: list[str] = []
+    frame_tokens = 0
+    for r in records:
+        for url, st in r.chain:
+            lines.append(f"[{r.method}] {sc(url)} => [{st}]")
+        if r.failure:
+            outcome = r.failure
+        elif r.status is not None:
+            outcome = f"[{r.status}] {r.status_text}"
+        else:
+            outcome = "pending"
+        lines.append(f"[{r.method}] {sc(r.url)} => {outcome} {r.resource_type} {r.encoded_bytes or 0}")
+        if r.socket is not None and r.socket.last:
+            frames = r.socket.sent + r.socket.received
+            sample = [f"{d} {t}" for d, t in r.socket.last]
+            per_frame = count_tokens("\n".join(sample)) / len(sample)
+            frame_tokens += int(per_frame * frames)
+    return count_tokens("\n".join(lines)) + frame_tokens
 
 
 # -- browser_network_request ----------------------------------------------------------------------
