@@ -135,6 +135,14 @@ def test_links_are_shortened_relative_and_tracking_free():
     assert "utm_source" not in out and "fbclid" not in out
 
 
+def test_urls_quoted_in_text_lose_their_trackers():
+    out = snap('<p>Visit https://shop.example/p?utm_source=mail&amp;id=3 today</p>'
+               '<a href="https://y.example/?fbclid=1" data-ref="e1">https://y.example/?fbclid=1</a>')
+    assert "text: Visit https://shop.example/p?id=3 today" in out
+    assert 'link "https://y.example/" [e1] → https://y.example/' in out
+    assert "utm_source" not in out and "fbclid" not in out
+
+
 def test_5kb_tracking_url_is_shortened_in_the_snapshot():
     href = "https://ads.example.com/landing/product-page.html?" + "&".join(
         f"utm_x{i}=" + "v" * 45 for i in range(100)) + "&gclid=" + "G" * 500

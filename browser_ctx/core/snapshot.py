@@ -76,7 +76,9 @@ from .dom import (
     parse_html,
     role_of,
 )
-from .urls import shorten_url
+from .urls import shorten_url, strip_tracking
+
+_URL_IN_TEXT = re.compile(r"https?://[^\s)\]\"'<>]+\?[^\s)\]\"'<>]+")
 
 __all__ = ["SnapshotOptions", "render_snapshot"]
 
@@ -456,12 +458,9 @@ class _Renderer:
             return
         role = (node.attrs.get("role") or "").strip().lower().split()
         role = role[0] if role else ""
-        if tag in _LIST_TAGS or role == "list":
-            if role and role != "list":
-                pass
-            else:
-                self.list_(node, depth)
-                return
+        if role == "list" or (tag in _LIST_TAGS and role in ("", "presentation", "none", "directory")):
+            self.list_(node, depth)
+            return
         if tag == "li" or role == "listitem" or tag in ("dt", "dd"):
             self.list_item(node, depth)
             return
@@ -814,4 +813,6 @@ def render_snapshot(html: str, *, title: str = "", url: str = "", options: Snaps
     if not lines:
         out.append("(empty page)")
     out.extend("  " * line.depth + line.text for line in lines)
-    return "\n".join(out)
+    text = "\n".join(out)
+    # URLs quoted in visible text (a link named by its own URL, say) lose their trackers too.
+    return _URL_IN_TEXT.sub(lambda m: strip_tracking(m.group(0)), text) if "?" in text else text
