@@ -30,7 +30,7 @@ OFFSET: dict[str, Any] = {"type": "integer", "minimum": 0}
 #: Schema of ``force``: re-send a result even if unchanged since the last identical call.
 FORCE: dict[str, Any] = {"type": "boolean", "description": "Re-send even if unchanged"}
 #: Schema of a ``target`` parameter: a ref or a Playwright selector.
-TARGET: dict[str, Any] = {"type": "string", "description": "Ref (e.g. e12) or Playwright selector"}
+TARGET: dict[str, Any] = {"type": "string"}  # described once, in the server instructions
 
 
 @dataclass
