@@ -101,8 +101,7 @@ class ActionSettings:
         quiet_ms: quiet time that ends settling (500).
         max_ms: longest settle (5,000).
         stream_ms: settle time when a long-lived connection or polling keeps the network busy (1,000).
-        download_dir: folder downloads are saved in; ``None`` = ``$BROWSER_CTX_OUTPUT_DIR/downloads`` or
-            ``<tmp>/browser-ctx-<pid>/downloads``.
+        download_dir: folder downloads are saved in; ``None`` = see :func:`download_dir`.
         download_max_bytes: largest download kept (50 MiB).
         download_wait_ms: how long a download may take to finish (15,000).
     """
@@ -121,10 +120,17 @@ def action_settings(settings: Settings) -> ActionSettings:
     return value if isinstance(value, ActionSettings) else ActionSettings()
 
 
-def download_dir(aset: ActionSettings) -> Path:
-    """Return (and create) the folder downloads are saved in."""
+def download_dir(aset: ActionSettings, settings: Settings | None = None) -> Path:
+    """Return (and create) the folder downloads are saved in.
+
+    In order: ``aset.download_dir``; ``<settings.output_dir>/downloads`` (``--output-dir``);
+    ``$BROWSER_CTX_OUTPUT_DIR/downloads``; ``<tmp>/browser-ctx-<pid>/downloads``.
+    """
+    output_dir = getattr(settings, "output_dir", None) if settings is not None else None
     if aset.download_dir:
         path = Path(aset.download_dir)
+    elif output_dir:
+        path = Path(output_dir).expanduser() / "downloads"
     elif os.environ.get("BROWSER_CTX_OUTPUT_DIR"):
         path = Path(os.environ["BROWSER_CTX_OUTPUT_DIR"]) / "downloads"
     else:
@@ -137,28 +143,37 @@ def download_dir(aset: ActionSettings) -> Path:
 
 
 class _Streams:
-    """Long-lived connections of one page, seen through a CDP session: EventSource and WebSocket traffic."""
+    """Long-lived connections of one page, seen through a CDP session: EventSource and WebSocket traffic.
+
+    ``messages`` counts messages/frames received per CDP request id; ``urls`` names the connections
+    whose start was seen (streams opened before :func:`attach` ran stay unnamed).
+    """
 
     def __init__(self) -> None:
-        self.messages = 0
-        self.open: dict[str, tuple[str, str]] = {}  # requestId -> (kind, url)
-        self.kinds: dict[str, str] = {}
+        self.messages: dict[str, int] = {}
+        self.urls: dict[str, tuple[str, str]] = {}  # requestId -> (kind, url)
 
     def on_request(self, ev: dict) -> None:
         if ev.get("type") == "EventSource":
-            self.open[ev["requestId"]] = ("EventSource", ev.get("request", {}).get("url", ""))
+            self.urls[ev["requestId"]] = ("EventSource", ev.get("request", {}).get("url", ""))
 
     def on_ws(self, ev: dict) -> None:
-        self.open[ev["requestId"]] = ("WebSocket", ev.get("url", ""))
-
-    def on_done(self, ev: dict) -> None:
-        self.open.pop(ev.get("requestId", ""), None)
+        self.urls[ev["requestId"]] = ("WebSocket", ev.get("url", ""))
 
     def on_message(self, ev: dict) -> None:
-        self.messages += 1
         rid = ev.get("requestId", "")
-        if rid and rid not in self.open:
-            self.open[rid] = ("EventSource", "")
+        self.messages[rid] = self.messages.get(rid, 0) + 1
+        while len(self.urls) > 200:
+            self.urls.pop(next(iter(self.urls)))
+
+    def on_ws_message(self, ev: dict) -> None:
+        rid = ev.get("requestId", "")
+        self.urls.setdefault(rid, ("WebSocket", ""))
+        self.on_message(ev)
+
+    def label(self, rid: str) -> str:
+        kind, url = self.urls.get(rid, ("EventSource", ""))
+        return f"{kind} {_short(url)}" if url else kind
 
 
 _hooked: weakref.WeakKeyDictionary[Any, _Streams] = weakref.WeakKeyDictionary()
@@ -180,11 +195,8 @@ async def attach(session: BrowserSession, page: Page) -> None:
         cdp = await page.context.new_cdp_session(page)
         cdp.on("Network.requestWillBeSent", streams.on_request)
         cdp.on("Network.webSocketCreated", streams.on_ws)
-        cdp.on("Network.webSocketClosed", streams.on_done)
-        cdp.on("Network.loadingFinished", streams.on_done)
-        cdp.on("Network.loadingFailed", streams.on_done)
         cdp.on("Network.eventSourceMessageReceived", streams.on_message)
-        cdp.on("Network.webSocketFrameReceived", streams.on_message)
+        cdp.on("Network.webSocketFrameReceived", streams.on_ws_message)
         await cdp.send("Network.enable")
     except Exception as exc:  # noqa: BLE001 - not Chromium, or the page closed: no stream detection
         log.debug("stream watch unavailable: %s", exc)
@@ -201,11 +213,19 @@ async def attach_all(session: BrowserSession) -> None:
 
 _DESCRIBE_JS = """el => {
   const t = (s) => (s || '').replace(/\\s+/g, ' ').trim();
-  let name = t(el.getAttribute('aria-label')) || t(el.innerText) || t(el.value) || t(el.getAttribute('placeholder'))
-    || t(el.getAttribute('title')) || t(el.getAttribute('alt')) || t(el.getAttribute('name'));
-  if (el.type === 'password') name = t(el.getAttribute('aria-label')) || t(el.getAttribute('placeholder')) || 'password';
+  const tag = el.localName, type = (el.getAttribute('type') || '').toLowerCase();
+  const field = tag === 'input' || tag === 'select' || tag === 'textarea';
+  let role = el.getAttribute('role');
+  if (!role) {
+    if (tag === 'input') role = ({checkbox: 'checkbox', radio: 'radio', range: 'slider', button: 'button',
+      submit: 'button', reset: 'button', search: 'searchbox', password: 'password'})[type] || 'textbox';
+    else role = ({a: 'link', select: 'combobox', textarea: 'textbox'})[tag] || tag;
+  }
+  const labels = el.labels ? Array.from(el.labels).map((l) => t(l.innerText)).join(' ') : '';
+  let name = t(el.getAttribute('aria-label')) || labels || (field ? '' : t(el.innerText))
+    || t(el.getAttribute('placeholder')) || t(el.getAttribute('title')) || t(el.getAttribute('alt'))
+    || (role === 'button' ? t(el.value) : '') || t(el.getAttribute('name'));
   if (name.length > 50) name = name.slice(0, 49) + '\\u2026';
-  const role = el.getAttribute('role') || el.localName;
   return [role, name];
 }"""
 
@@ -385,6 +405,11 @@ def _short(url: str) -> str:
         return url[:100]
 
 
+def _internal(url: str) -> bool:
+    """The browser's own requests (the PDF viewer's chrome-extension:, data:, blob:), not the page's."""
+    return url.startswith(("chrome-extension:", "chrome:", "data:", "blob:", "about:"))
+
+
 def _poll_key(url: str) -> str:
     p = urlsplit(url)
     return f"{p.scheme}://{p.netloc}{p.path}"
@@ -414,6 +439,7 @@ class Watch:
     session: BrowserSession
     settings: Settings
     delta: bool = True
+    delta_tokens: int = 1200
     record: ActionRecord = field(default_factory=lambda: ActionRecord(action=""))
     _before: str | None = None
     _origin: float | None = None
@@ -422,7 +448,7 @@ class Watch:
     _last_net: float = 0.0
     _poll_counts: dict[str, int] = field(default_factory=dict)
     _long_lived: list[str] = field(default_factory=list)
-    _stream_messages0: int = 0
+    _stream_messages0: dict[str, int] = field(default_factory=dict)
     _popups: list[_PageWatch] = field(default_factory=list)
     _downloads: list[Download] = field(default_factory=list)
     _pdf: dict[str, Any] = field(default_factory=dict)
@@ -441,6 +467,8 @@ class Watch:
         return asyncio.get_running_loop().time()
 
     def _on_request(self, req: Request) -> None:
+        if _internal(req.url):
+            return
         if req.resource_type in _LONG_LIVED:
             self._long_lived.append(f"{'EventSource' if req.resource_type == 'eventsource' else 'WebSocket'} "
                                     f"{_short(req.url)}")
@@ -459,18 +487,26 @@ class Watch:
     def _on_request_failed(self, req: Request) -> None:
         self._on_request_done(req)
         failure = req.failure or "failed"
+        if _internal(req.url):
+            return
         if "ERR_ABORTED" in failure and req.resource_type == "document":
             return  # a navigation replaced by another one, or a download
         self._failed.append(f"{req.method} {_short(req.url)} → {failure}")
 
-    def _on_response(self, resp: Response) -> None:
+    def _on_any_response(self, resp: Response) -> None:
+        """Context-wide: remember PDF documents (this tab's or a popup's)."""
         try:
             ctype = (resp.headers.get("content-type") or "").lower()
         except Exception:  # noqa: BLE001
             ctype = ""
         if "application/pdf" in ctype:
             self._pdf[resp.url] = resp
-        if resp.status >= 400:
+
+    def _on_response(self, resp: Response) -> None:
+        # The server answered. Chromium reports a request "finished" only once the page has read the
+        # body, which an unread fetch() body (typical for an error) never is: count it done now.
+        self._on_request_done(resp.request)
+        if resp.status >= 400 and not _internal(resp.url):
             self._failed.append(f"{resp.request.method} {_short(resp.url)} → {resp.status}")
 
     def _on_console(self, msg: Any) -> None:
@@ -482,6 +518,9 @@ class Watch:
     def _on_pageerror(self, exc: Any) -> None:
         name = getattr(exc, "name", "") or "Error"
         self._errors.append(f"{name}: {one_line(getattr(exc, 'message', str(exc)), 200)}")
+
+    def _on_download(self, download: Download) -> None:
+        self._downloads.append(download)
 
     def _on_new_page(self, page: Page) -> None:
         dialogs.install(self.session, page)
@@ -499,8 +538,7 @@ class Watch:
 
         page.on("close", closed)
         page.on("framenavigated", navigated)
-        page.on("download", self._downloads.append)
-        page.on("response", self._on_response)
+        page.on("download", self._on_download)
         asyncio.ensure_future(attach(self.session, page))
 
     # phases ----------------------------------------------------------------------------------
@@ -538,7 +576,7 @@ class Watch:
         if self.delta:
             self._before = await self._snapshot()
         streams = _hooked.get(page)
-        self._stream_messages0 = streams.messages if streams else 0
+        self._stream_messages0 = dict(streams.messages) if streams else {}
         self._last_net = self._now()
         self._on(page, "request", self._on_request)
         self._on(page, "requestfinished", self._on_request_done)
@@ -546,24 +584,21 @@ class Watch:
         self._on(page, "response", self._on_response)
         self._on(page, "console", self._on_console)
         self._on(page, "pageerror", self._on_pageerror)
-        self._on(page, "download", self._downloads.append)
+        self._on(page, "download", self._on_download)
         self._on(page.context, "page", self._on_new_page)
+        self._on(page.context, "response", self._on_any_response)
 
     def _streaming(self) -> list[str]:
-        """Describe the long-lived traffic seen (empty when none)."""
+        """Describe the long-lived traffic seen since the action started (empty when none)."""
         out = list(dict.fromkeys(self._long_lived))
         streams = _hooked.get(self.tab.page)
         if streams is not None:
-            got = streams.messages - self._stream_messages0
-            opened = [f"{k} {_short(u)}" if u else k for k, u in streams.open.values()]
-            for item in opened:
-                if not any(item.split(" ")[0] == o.split(" ")[0] and (item in o or o in item) for o in out):
-                    out.append(item)
-            if got and not out:
-                out.append("a stream")
-            if got:
-                out = [f"{o} ({got} message{'s' if got != 1 else ''} while settling)" if i == 0 else o
-                       for i, o in enumerate(out)]
+            for rid, n in list(streams.messages.items()):
+                got = n - self._stream_messages0.get(rid, 0)
+                if got > 0:
+                    label = streams.label(rid)
+                    out = [o for o in out if o != label]
+                    out.append(f"{label} ({got} message{'s' if got != 1 else ''} while settling)")
         polling = [k for k, n in self._poll_counts.items() if n >= POLL_REPEATS]
         out.extend(f"polling {_short(k)} ({self._poll_counts[k]} requests)" for k in polling)
         return out
@@ -610,7 +645,7 @@ class Watch:
     async def _save_downloads(self, aset: ActionSettings) -> None:
         if not self._downloads:
             return
-        folder = download_dir(aset)
+        folder = download_dir(aset, self.settings)
         for dl in self._downloads:
             name = dl.suggested_filename or "download"
             info = DownloadInfo(name)
@@ -702,7 +737,7 @@ class Watch:
         elif self.delta and self._before is not None:
             after = await self._snapshot()
             if after is not None:
-                rec.delta = render_delta(diff_renderings(self._before, after))
+                rec.delta = render_delta(diff_renderings(self._before, after), max_tokens=self.delta_tokens)
         return rec
 
     async def _card(self) -> str | None:
@@ -719,7 +754,7 @@ class Watch:
 
 
 async def perform(call_session: BrowserSession, tab: Tab, settings: Settings, action: str, act: Any, *,
-                  delta: bool = True, settle: bool = True) -> ActionRecord:
+                  delta: bool = True, settle: bool = True, max_tokens: int | None = None) -> ActionRecord:
     """Run ``act()`` (a coroutine function) on ``tab`` under a :class:`Watch` and return the record.
 
     Args:
@@ -730,12 +765,15 @@ async def perform(call_session: BrowserSession, tab: Tab, settings: Settings, ac
         act: ``async () -> str | None``; its return value, if a string, is added as a note.
         delta: compute the DOM delta.
         settle: wait for the page to settle (else collect at once).
+        max_tokens: the caller's token cap for the whole result (default: the server default); the delta
+            gets at most 1,200 tokens and leaves ~250 for the rest of the record.
 
     Raises:
         Whatever ``act`` raises (already translated by the caller); listeners are removed either way.
     """
     aset = action_settings(settings)
-    watch = Watch(tab, call_session, settings, delta=delta)
+    cap = min(max_tokens or settings.caps.default_max_tokens, settings.caps.ceiling_tokens)
+    watch = Watch(tab, call_session, settings, delta=delta, delta_tokens=max(60, min(1200, cap - 250)))
     await watch.start(action)
     try:
         note = await act()

@@ -60,7 +60,7 @@ async def _act(call: ToolCall, verb: str, past: str, do: Any) -> Rendered:
         except Exception as exc:  # noqa: BLE001
             raise action_error(exc, verb=verb, target=target, timeout_ms=timeout) from exc
 
-    record = await perform(call.session, tab, call.settings, f"{past} {label}", run)
+    record = await perform(call.session, tab, call.settings, f"{past} {label}", run, max_tokens=call.max_tokens)
     return _rendered(tab, render_record(record))
 
 
@@ -71,6 +71,10 @@ async def click(call: ToolCall) -> Rendered:
     if a.get("button"):
         opts["button"] = a["button"]
     if a.get("modifiers"):
+        allowed = ("Alt", "Control", "ControlOrMeta", "Meta", "Shift")
+        bad = [m for m in a["modifiers"] if m not in allowed]
+        if bad:
+            raise InvalidArgument(f"modifiers must be among {', '.join(allowed)} (got {bad[0]!r}).")
         opts["modifiers"] = a["modifiers"]
 
     async def do(loc, timeout):
@@ -131,7 +135,8 @@ async def type_text(call: ToolCall) -> Rendered:
         except Exception as exc:  # noqa: BLE001
             raise action_error(exc, verb="type into", target=target, timeout_ms=timeout) from exc
 
-    record = await perform(call.session, tab, call.settings, f"Typed {len(text)} characters into {label}", run)
+    record = await perform(call.session, tab, call.settings, f"Typed {len(text)} characters into {label}", run,
+                           max_tokens=call.max_tokens)
     if not a.get("submit"):
         record.readback = await _readback(locator)
         if record.readback is not None and text.strip() and " ".join(text.split()) not in " ".join(
@@ -187,7 +192,8 @@ async def fill_form(call: ToolCall) -> Rendered:
 
     names = ", ".join(f["name"] for f in fields)
     record = await perform(call.session, tab, call.settings,
-                           f"Filled {len(fields)} field{'s' if len(fields) != 1 else ''}: {names}", run)
+                           f"Filled {len(fields)} field{'s' if len(fields) != 1 else ''}: {names}", run,
+                           max_tokens=call.max_tokens)
     return _rendered(tab, render_record(record))
 
 
@@ -230,7 +236,7 @@ async def press_key(call: ToolCall) -> Rendered:
                                       "Control+a or a single character.") from exc
             raise translate(exc, action="press a key") from exc
 
-    record = await perform(call.session, tab, call.settings, f"Pressed {key}", run)
+    record = await perform(call.session, tab, call.settings, f"Pressed {key}", run, max_tokens=call.max_tokens)
     return _rendered(tab, render_record(record))
 
 
@@ -287,10 +293,12 @@ async def wait_for(call: ToolCall) -> Rendered:
                 raise ActionTimeout(f"Timed out after {seconds:g} s waiting for {what}. Raise time (max "
                                     f"{WAIT_MAX_S}) or check with browser_snapshot.") from exc
             raise action_error(exc, verb="wait for", target=a.get("target") or "", timeout_ms=timeout_ms) from exc
-        return f"Done after {loop.time() - t0:.1f} s: " + "; ".join(waited) + "."
+        return f"Waited {loop.time() - t0:.1f} s: " + "; ".join(waited)
 
-    label = f"Waited {seconds:g} s" if not conds else "Waited"
-    record = await perform(call.session, tab, call.settings, label, run, settle=False)
+    record = await perform(call.session, tab, call.settings, f"Waited {seconds:g} s", run, settle=False,
+                           max_tokens=call.max_tokens)
+    if conds and record.notes:
+        record.action = record.notes.pop(0)
     return _rendered(tab, render_record(record))
 
 
@@ -309,7 +317,7 @@ async def navigate_back(call: ToolCall) -> Rendered:
             return "There is no previous page in this tab's history."
         return None
 
-    record = await perform(call.session, tab, call.settings, "Went back", run)
+    record = await perform(call.session, tab, call.settings, "Went back", run, max_tokens=call.max_tokens)
     return _rendered(tab, render_record(record))
 
 
