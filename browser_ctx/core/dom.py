@@ -61,6 +61,7 @@ __all__ = [
 #: Tags dropped with their whole subtree.
 DROP_TAGS = frozenset(
     "script style template noscript head meta link base title object embed param source track "
+    "datalist col colgroup "
     "#comment !doctype -comment -doctype".split()
 )
 

@@ -50,7 +50,10 @@ Line kinds:
 - ``… N more similar items``: the rest of a run of similar siblings (same tag, same class
   tokens, same child-tag structure), folded after the first ``fold_show`` when the run has
   at least ``fold_min`` items. N is exact. Items containing form fields never fold.
-- ``frame ID (url):`` a child frame (``bc-frame``) with its content nested.
+- ``frame ID "name" (url):`` a child frame (``bc-frame``) with its content nested (the
+  name and URL parts appear when known; an unread frame has no colon and no content).
+- ``video "name"`` / ``audio "name"``; a raw-HTML ``iframe`` (not spliced) as
+  ``frame "name" (src)``.
 
 Never shown: scripts, styles, templates, comments, hidden content, SVG data, ``data:``
 payloads, image ``src``, tracking query parameters, password values.
@@ -441,13 +444,20 @@ class _Renderer:
             self.flush(depth)
             ident = node.attrs.get("data-frame") or ""
             url = node.attrs.get("data-url") or ""
-            head = "frame" + (f" {ident}" if ident else "") + (f" ({shorten_url(url, limit=self.o.url_limit)})" if url else "")
+            fname = _cut(collapse_ws(node.attrs.get("data-name") or ""), self.o.name_chars)
+            head = ("frame" + (f" {ident}" if ident else "") + (f' "{fname}"' if fname else "")
+                    + (f" ({shorten_url(url, limit=self.o.url_limit)})" if url else ""))
             start = len(self.lines)
             self.emit(depth, head + ":", "container")
             self.render_children(node, depth + 1)
             self.flush(depth + 1)
             if len(self.lines) == start + 1:
                 self.lines[-1].text = head
+            return
+        if tag in ("video", "audio"):
+            self.flush(depth)
+            name = self.name_of_container(node)
+            self.emit(depth, tag + (f' "{name}"' if name else ""), "other")
             return
         if tag in ("iframe", "frame"):
             self.flush(depth)
