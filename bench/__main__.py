@@ -49,6 +49,7 @@ def _parser() -> argparse.ArgumentParser:
                     help="most browser_text calls per page in browser-ctx's answer strategy (default: %(default)s)")
     ap.add_argument("--keep-text", action="store_true", help="also write every result's text under OUT/text/")
     ap.add_argument("--no-plot", action="store_true", help="skip the PNG scatter plot")
+    ap.add_argument("--no-debug", action="store_true", help="skip measure 5 (console/network listings)")
     ap.add_argument("--quiet", action="store_true", help="no per-page progress on stderr")
     return ap
 
@@ -95,7 +96,7 @@ def main(argv: list[str] | None = None) -> int:
     out.mkdir(parents=True, exist_ok=True)
     executable = find_executable(LaunchSettings(offline_external=True))
     started = _dt.datetime.now(_dt.timezone.utc)
-    opts = Options(corpus=args.corpus, pages=pages, out=out, fixtures=args.fixtures if args.fixtures.is_dir() else None,
+    opts = Options(corpus=args.corpus, pages=pages, out=out, fixtures=None if args.no_debug or not args.fixtures.is_dir() else args.fixtures,
                    call_timeout=args.timeout, keep_text=args.keep_text, text_calls=args.text_calls, log=log)
     log(f"Benchmarking {', '.join(s.name for s in specs)} on {len(pages)} page(s) from {args.corpus} ...")
     results = anyio.run(run_benchmark, specs, opts)

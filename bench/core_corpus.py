@@ -11,6 +11,11 @@ prints:
 - timings of the slowest page.
 
 Pages whose expected.html has no such paragraph are not counted. The corpus is read only.
+
+With ``--browser`` it also loads every page in Chromium (JavaScript off, every network
+request aborted, so the figures are reproducible offline), reads it as visible HTML with
+``browser_ctx.browser.extract`` and prints the same figures on that input, plus the ratio of
+Playwright's ``aria_snapshot(mode="ai")`` tokens to ``render_snapshot`` tokens per page.
 """
 
 from __future__ import annotations
@@ -51,6 +56,73 @@ def first_sentence(expected_html: str) -> str | None:
         if len(t) >= 60:
             return t[:60]
     return None
+
+
+async def _visible_pages(dirs: list[str]) -> dict[str, tuple[str, int]]:
+    """name -> (visible HTML, aria_snapshot(mode="ai") tokens), read in real Chromium."""
+    from playwright.async_api import async_playwright
+
+    from browser_ctx.browser.extract import FrameIds, extract_frame, register_ref_engine
+    from browser_ctx.browser.launcher import chromium_args, find_executable
+    from browser_ctx.settings import LaunchSettings
+
+    settings = LaunchSettings(offline_external=True)
+    out: dict[str, tuple[str, int]] = {}
+    async with async_playwright() as pw:
+        await register_ref_engine(pw)
+        browser = await pw.chromium.launch(executable_path=find_executable(settings), args=chromium_args(settings))
+        try:
+            context = await browser.new_context(java_script_enabled=False, viewport={"width": 1280, "height": 900})
+            await context.route("**/*", lambda route: route.abort())
+            page = await context.new_page()
+            for d in dirs:
+                name = os.path.basename(os.path.dirname(d))
+                src = open(os.path.join(d, "source.html"), encoding="utf-8", errors="replace").read()
+                try:
+                    await page.set_content(src, wait_until="domcontentloaded", timeout=30_000)
+                    aria = await page.aria_snapshot(mode="ai", timeout=30_000)
+                    html = await extract_frame(page.main_frame, frame_ids=FrameIds())
+                except Exception as exc:  # report and go on: one odd page must not stop the bench
+                    print(f"skip {name}: {type(exc).__name__}: {str(exc).splitlines()[0][:120]}")
+                    continue
+                out[name] = (html, count_tokens(aria))
+        finally:
+            await browser.close()
+    return out
+
+
+def browser_figures(corpus: str) -> None:
+    import asyncio
+
+    dirs = [d for d in sorted(glob.glob(os.path.join(corpus, "*", ""))) if os.path.exists(os.path.join(d, "source.html"))]
+    pages = asyncio.run(_visible_pages(dirs))
+    hits = total = 0
+    ratios: list[float] = []
+    ours: list[int] = []
+    for d in dirs:
+        name = os.path.basename(os.path.dirname(d))
+        if name not in pages:
+            continue
+        html, aria = pages[name]
+        snap = count_tokens(render_snapshot(html, url="http://fakehost/test/page.html"))
+        ours.append(snap)
+        if aria >= 1000:
+            ratios.append(aria / max(1, snap))
+        exp_path = os.path.join(d, "expected.html")
+        want = first_sentence(open(exp_path, encoding="utf-8", errors="replace").read()) if os.path.exists(exp_path) else None
+        if want is None:
+            continue
+        total += 1
+        md = render_markdown(main_content(html))
+        hits += strip_md(want) in strip_md(md) or want in norm(md)
+    ours.sort()
+    ratios.sort()
+    print(f"[visible HTML] first-sentence hit rate: {hits}/{total} = {hits / max(1, total):.1%}")
+    print(f"[visible HTML] snapshot tokens over {len(ours)} pages: median {statistics.median(ours):,.0f}, "
+          f"p90 {ours[int(0.9 * (len(ours) - 1))]:,}, max {ours[-1]:,}")
+    print(f"[visible HTML] aria_snapshot(ai) / render_snapshot tokens, {len(ratios)} pages with ≥1,000 aria tokens: "
+          f"median {statistics.median(ratios):.1f}x, p10 {ratios[len(ratios) // 10]:.1f}x, "
+          f"p90 {ratios[int(0.9 * (len(ratios) - 1))]:.1f}x")
 
 
 def main() -> None:
@@ -100,6 +172,8 @@ def main() -> None:
     print(f"slowest snapshot: {slow[0]*1000:.0f} ms ({slow[3]}, {slow[2]:,} bytes); "
           f"largest page {big[3]} ({big[2]:,} bytes): snapshot {big[0]*1000:.0f} ms, "
           f"main_content+markdown {big[1]*1000:.0f} ms")
+    if "--browser" in sys.argv:
+        browser_figures(corpus)
 
 
 if __name__ == "__main__":

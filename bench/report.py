@@ -218,14 +218,16 @@ def markdown_report(results: dict[str, Any], summary: dict[str, Any], env: dict[
     out += ["", "## 5. Debug output: console and network listings", ""]
     dbg = results.get("debug") or {}
     if dbg.get("pages"):
-        out += ["| Page | Server | Console listing tokens | Network listing tokens |", "|---|---|---:|---:|"]
+        out += ["| Page | Server | Console listing tokens | Network listing tokens | Navigate s |",
+                "|---|---|---:|---:|---:|"]
         for page, per in dbg["pages"].items():
             for n, e in per.items():
                 def cell(x):
                     if x is None:
                         return "no such tool"
                     return _n(x["tokens"]) + (" (error)" if x["isError"] else "")
-                out.append(f"| {page} | {n} | {cell(e['console'])} | {cell(e['network'])} |")
+                out.append(f"| {page} | {n} | {cell(e['console'])} | {cell(e['network'])} | "
+                           f"{_n(e['navigate']['seconds'], secs=True)} |")
         if dbg.get("missing"):
             out += ["", f"Missing fixtures (skipped): {', '.join(dbg['missing'])}."]
     else:

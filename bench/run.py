@@ -286,7 +286,7 @@ async def _settle(activity: _Activity | None, least: float, idle: float = 2.0, m
 async def _debug_pages(workers: list[Worker], opts: Options, log) -> dict[str, Any]:
     """Measure 5: each server's console and network listing, natural arguments, on the fixtures' debug pages."""
     if opts.fixtures is None:
-        return {"skipped": "no fixtures folder"}
+        return {"skipped": "no fixtures folder (or --no-debug)"}
     found = [(label, next((c for c in cands if (opts.fixtures / c).is_file()), None)) for label, cands in DEBUG_PAGES]
     missing = [" or ".join(cands) for (label, cands), (_, rel) in zip(DEBUG_PAGES, found) if rel is None]
     if missing:

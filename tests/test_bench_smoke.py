@@ -30,7 +30,7 @@ def test_bench_smoke_browser_ctx_alone(tmp_path: Path) -> None:
     out = tmp_path / "bench-out"
     proc = subprocess.run(
         [sys.executable, "-m", "bench", "--servers", "browser-ctx", "--limit", "3", "--out", str(out),
-         "--corpus", str(CORPUS), "--no-plot", "--quiet"],
+         "--corpus", str(CORPUS), "--no-plot", "--no-debug", "--quiet"],
         cwd=REPO, capture_output=True, text=True, timeout=600,
     )
     assert proc.returncode == 0, proc.stderr[-3000:]
