@@ -182,6 +182,12 @@ class EventCapture:
         await cdp.send("Network.enable", {"maxPostDataSize": POST_KEEP})
         await cdp.send("Runtime.enable")
         await cdp.send("Log.enable")
+        # If a navigation committed while we were attaching, label the section with it.
+        tree = await cdp.send("Page.getFrameTree")
+        frame = tree["frameTree"]["frame"]
+        if frame.get("loaderId") and frame.get("loaderId") != self._section_loader \
+                and not self._stats[self.current_section.id]["items"]:
+            self._new_section(frame.get("url", ""), frame.get("loaderId"))
 
     @staticmethod
     def _guard(handler: Callable[[dict[str, Any]], None]) -> Callable[[dict[str, Any]], None]:

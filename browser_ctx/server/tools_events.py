@@ -81,6 +81,10 @@ class _Budget:
 
 async def _events(call: ToolCall) -> tuple[EventCapture, Any]:
     tab = await call.session.current_tab()
+    try:
+        await tab.events.start()  # idempotent: waits if the capture is still attaching
+    except Exception:  # noqa: BLE001 - a capture that could not start still has its (empty) buffers
+        pass
     return tab.events, tab
 
 

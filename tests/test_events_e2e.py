@@ -1,0 +1,119 @@
+"""Console and network tools end to end: ``browser-ctx serve`` over stdio, driven by the mcp SDK client.
+
+Every result of every tool called here is checked for ``SECRET_`` (the secrets page plants
+SECRET_A…SECRET_E in a cookie, a query string, two headers and a JSON POST body, then echoes them
+into responses and the console), and for staying within its token cap.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import tests.support.event_routes  # noqa: F401 - registers the dynamic routes
+from tests.support.client import mcp_session, result_text, result_tokens
+
+pytestmark = pytest.mark.anyio
+
+
+class Client:
+    def __init__(self, session) -> None:
+        self.s = session
+        self.outputs: list[str] = []
+
+    async def call(self, name: str, **args):
+        result = await self.s.call_tool(name, args)
+        text = result_text(result)
+        blob = text + json.dumps(result.structured_content or {}, ensure_ascii=False)
+        self.outputs.append(blob)
+        assert "SECRET_" not in blob, f"{name} {args} leaked: {blob[:1500]}"
+        assert result_tokens(result) <= args.get("maxTokens", 2000), (name, args)
+        return result
+
+    async def ok(self, name: str, **args) -> str:
+        result = await self.call(name, **args)
+        assert not result.is_error, f"{name} {args}: {result_text(result)}"
+        return result_text(result)
+
+
+async def test_events_tools_are_listed_with_playwright_names():
+    async with mcp_session() as s:
+        tools = {t.name: t for t in (await s.list_tools()).tools}
+        console = tools["browser_console_messages"].input_schema["properties"]
+        assert console["level"]["enum"] == ["error", "warning", "info", "debug"]
+        assert {"pattern", "since", "limit", "all", "maxTokens", "offset"} <= set(console)
+        net = tools["browser_network_requests"].input_schema["properties"]
+        assert {"filter", "status", "failed", "resourceTypes", "method", "static", "since", "limit"} <= set(net)
+        one = tools["browser_network_request"].input_schema
+        assert one["required"] == ["index"]
+        assert one["properties"]["part"]["enum"] == ["request-headers", "request-body", "response-headers",
+                                                     "response-body"]
+
+
+async def test_no_secret_in_any_output_of_any_tool(site):
+    async with mcp_session() as s:
+        c = Client(s)
+        # Open the tab first: the events tools wait until its capture is attached, so the navigation
+        # below is captured from its first request (see the report on BrowserSession._adopt).
+        await c.ok("browser_network_requests")
+        await c.ok("browser_navigate", url=f"{site}/events/secrets.html")
+        await c.ok("browser_wait_for", text="All loaded.")
+        await c.ok("browser_snapshot")
+        await c.ok("browser_text")
+        console = await c.ok("browser_console_messages", level="debug")
+        assert "cookie is [redacted 12 chars]" in console or "cookie is sid=[redacted 8 chars]" in console
+        assert "retrying with key [redacted 8 chars] and token [redacted 8 chars]" in console
+        listing = await c.ok("browser_network_requests", static=True, all=True)
+        assert "access_token=[redacted 8 chars]" in listing
+        rows = {int(ln.split()[0].split("…")[0][1:]): ln for ln in listing.splitlines() if ln.startswith("#")}
+        indexes = list(rows)
+        assert len(indexes) >= 3
+        seen = ""
+        for index in indexes:
+            seen += await c.ok("browser_network_request", index=index)
+            for part in ("request-headers", "request-body", "response-headers", "response-body"):
+                seen += await c.ok("browser_network_request", index=index, part=part)
+        assert "Authorization: [redacted 15 chars]" in seen
+        assert "X-Api-Key: [redacted 8 chars]" in seen
+        assert "Set-Cookie: [redacted" in seen
+        assert '"password":"[redacted 8 chars]"' in seen
+        echo = next(i for i, ln in rows.items() if "/events/api/echo" in ln)
+        selected = await c.ok("browser_network_request", index=echo, select="$.authorization")
+        assert selected == '"[redacted 15 chars]"' or selected == '"Bearer [redacted 8 chars]"'
+        # The page reads its own cookie: evaluation output is scrubbed too.
+        result = await c.call("browser_evaluate", function="() => document.cookie + ' ' + document.body.innerHTML")
+        if not result.is_error:
+            assert "[redacted 8 chars]" in result_text(result)
+        # Reading on with offset must not leak either.
+        doc = next(i for i, ln in rows.items() if "secrets.html" in ln)
+        first = await c.call("browser_network_request", index=doc, part="response-body", maxTokens=200)
+        if first.structured_content.get("truncated"):
+            await c.ok("browser_network_request", index=doc, part="response-body", maxTokens=200,
+                       offset=first.structured_content["nextOffset"])
+        assert all("SECRET_" not in out for out in c.outputs)
+
+
+async def test_flood_and_network_pages_through_stdio(site):
+    async with mcp_session() as s:
+        c = Client(s)
+        await c.ok("browser_console_messages")
+        nav = await c.call("browser_navigate", url=f"{site}/events/flood.html")
+        assert not nav.is_error, result_text(nav)
+        await c.ok("browser_wait_for", text="Flood done")
+        res = await c.call("browser_console_messages")
+        text = result_text(res)
+        assert "×20000" in text and text.splitlines()[1].startswith("[error] flood finished")
+        flood_tokens = result_tokens(res)
+        assert flood_tokens < 400
+        await c.ok("browser_navigate", url=f"{site}/events/network.html")
+        await c.ok("browser_wait_for", text="Network done")
+        res = await c.call("browser_network_requests")
+        text = result_text(res)
+        assert "×300" in text and "CORS" in text and "ERR_ABORTED" in text
+        net_tokens = result_tokens(res)
+        assert net_tokens < 800
+        cursor = res.structured_content["cursor"]
+        again = await c.ok("browser_network_requests", since=cursor)
+        assert "no requests" in again
+        print(f"\ndefault-call tokens: console flood {flood_tokens}, network-heavy {net_tokens}")
