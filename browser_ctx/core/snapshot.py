@@ -127,6 +127,8 @@ _FORMATTING = frozenset("b i em strong small sup sub abbr br wbr mark u s q cite
 _NO_FOLD = frozenset("p h1 h2 h3 h4 h5 h6 pre blockquote hr br dt dd caption legend summary details bc-frame iframe "
                      "frame html body main header footer nav aside form fieldset table thead tbody tfoot".split())
 _FIELD_TAGS = frozenset(("input", "select", "textarea"))
+#: Controls shown per table cell; further ones are counted as "(+N more)".
+_CELL_CONTROLS = 3
 #: Tags that never take part in inline text (folded runs of them become their own line).
 _STRUCTURAL = BLOCK_TAGS | {"img"}
 _CONTAINER_ROLES = {
@@ -614,11 +616,34 @@ class _Renderer:
         return False
 
     def cell_text(self, cell: Node) -> str:
+        """One table cell on one line: text cut to ``cell_chars``, at most ``_CELL_CONTROLS``
+        controls (the rest counted), ``|`` replaced by ``/``."""
         segs: list[str] = []
         _inline_segments(cell, segs, self)
-        text = _join(segs)
-        if len(text) > self.o.cell_chars and "](" not in text:
-            text = text[: self.o.cell_chars - 1].rstrip() + "…"
+        out: list[str] = []
+        used = controls = dropped = 0
+        cut = False
+        for seg in segs:
+            if seg.startswith("\x01"):
+                if controls < _CELL_CONTROLS:
+                    out.append(" " + seg[1:] + " ")
+                    controls += 1
+                else:
+                    dropped += 1
+                continue
+            text = _WS.sub(" ", seg)
+            if used + len(text) > self.o.cell_chars:
+                room = max(0, self.o.cell_chars - used)
+                if not cut:
+                    out.append(text[:room].rstrip() + "…")
+                cut = True
+                used = self.o.cell_chars
+                continue
+            used += len(text)
+            out.append(text)
+        text = collapse_ws("".join(out))
+        if dropped:
+            text += f" (+{dropped} more)"
         return text.replace("|", "/")
 
     def row_cells(self, row: Node) -> list[str]:
@@ -675,14 +700,12 @@ def _inline_segments(node: Node, out: list[str], r: _Renderer) -> None:
         if c.is_text:
             out.append(c.text)
         elif is_interactive(c):
-            if role_of(c) == "link":
-                out.append(" " + r.inline_control(c) + " ")
-            else:
-                out.append(" " + r.control_line(c)[0] + " ")
+            # \x01 marks a control (never cut, counted by the caller).
+            out.append("\x01" + (r.inline_control(c) if role_of(c) == "link" else r.control_line(c)[0]))
         elif c.tag == "img":
             alt = collapse_ws(c.attrs.get("alt") or "")
             if alt:
-                out.append(f' img "{alt}" ')
+                out.append(f' img "{_cut(alt, 40)}" ')
         else:
             if c.tag in _BLOCKISH:
                 out.append(" ")
