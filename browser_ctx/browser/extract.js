@@ -54,8 +54,6 @@
   }
 
   /* ---------- constants ---------- */
-  const HTML_NS = 'http://www.w3.org/1999/xhtml';
-  const SVG_NS = 'http://www.w3.org/2000/svg';
   const words = (s) => new Set(s.split(' '));
   const DROP = words('script style template noscript head meta link base title object embed param source track ' +
                      'datalist col colgroup wbr');
@@ -178,10 +176,7 @@
       if (t !== 1 || n === skip) return;
       const tag = n.localName;
       if (DROP.has(tag)) return;
-      if (n.namespaceURI === SVG_NS) {
-        if (tag === 'svg') { const s = svgName(n); if (s) { acc.push(' ' + s + ' '); len += s.length; } }
-        return;
-      }
+      if (tag === 'svg') { const s = svgName(n); if (s) { acc.push(' ' + s + ' '); len += s.length; } return; }
       if (!includeHidden && (n.hasAttribute('hidden') || n.getAttribute('aria-hidden') === 'true')) return;
       const cs = style(n);
       if (!includeHidden && cs.display === 'none') return;
@@ -379,7 +374,8 @@
     if (vis === 'hidden' || vis === 'collapse') return pre;
     let s = t.data;
     if (!s) return pre;
-    if (pre !== 0 && /[\t\n\r\f]|  /.test(s)) {
+    const spacey = /[\t\n\r\f]|  /.test(s);
+    if (spacey && pre !== 0) {
       if (pre < 0) pre = isPre(pcs) ? 1 : 0;
       if (pre === 1) {
         if (measure && !textHasBox(t)) return pre;
@@ -388,7 +384,7 @@
         return pre;
       }
     }
-    s = s.replace(/[ \t\n\r\f]+/g, ' ');
+    if (spacey) s = s.replace(/[ \t\n\r\f]+/g, ' ');
     if (lastSpace && s.charCodeAt(0) === 32) s = s.slice(1);
     if (!s) return pre;
     if (measure && s !== ' ' && !textHasBox(t)) return pre;
@@ -465,7 +461,8 @@
       if (e.disabled) a += ' disabled';
       out.push(a + '>');
       for (let c = e.firstElementChild; c; c = c.nextElementSibling) {
-        if (c.localName === 'option' && !c.hasAttribute('hidden') && style(c).display !== 'none') walkOption(c, 'option');
+        if (c.localName !== 'option' || c.hasAttribute('hidden')) continue;
+        if (style(c).display !== 'none') walkOption(c, 'option');
       }
       out.push('</optgroup>');
       return;
@@ -479,13 +476,12 @@
   const walk = (e, measure) => {
     const tag = e.localName;
     if (DROP.has(tag)) return;
-    if (e.namespaceURI === SVG_NS) {
-      if (tag === 'svg') {
-        const cs = style(e);
-        if (cs.display === 'none' || cs.visibility !== 'visible' || geometryHidden(e, 'svg', cs)) return;
-        const name = svgName(e);
-        if (name) emitGraphic(e, name);
-      }
+    if (tag === 'svg') {   /* an <svg> root (SVG content is never walked into) */
+      const cs = style(e);
+      const d = cs.display;
+      if (d === 'none' || cs.visibility !== 'visible' || geometryHidden(e, 'svg', cs, d, false)) return;
+      const name = svgName(e);
+      if (name) emitGraphic(e, name);
       return;
     }
     /* one pass over the attribute names instead of a getAttribute call per attribute we might keep */
