@@ -182,8 +182,9 @@ _hooked: weakref.WeakKeyDictionary[Any, _Streams] = weakref.WeakKeyDictionary()
 async def attach(session: BrowserSession, page: Page) -> None:
     """Install the per-page hooks actions rely on (idempotent; never raises).
 
-    Answers dialogs by policy (:func:`browser_ctx.browser.dialogs.install`) and watches long-lived
-    connections through a CDP session. Meant to run right after a page opens, before it navigates
+    Answers dialogs by policy (:func:`browser_ctx.browser.dialogs.install`) and counts EventSource and
+    WebSocket traffic through a CDP session of its own (the tab's event capture, when it exposes
+    ``records()``, is consulted too and names streams opened before this ran). Meant to run right after a page opens, before it navigates
     (``BrowserSession._adopt``); the action tools also call it lazily before each action.
     """
     dialogs.install(session, page)
@@ -449,6 +450,7 @@ class Watch:
     _poll_counts: dict[str, int] = field(default_factory=dict)
     _long_lived: list[str] = field(default_factory=list)
     _stream_messages0: dict[str, int] = field(default_factory=dict)
+    _events0: dict[str, int] = field(default_factory=dict)
     _popups: list[_PageWatch] = field(default_factory=list)
     _downloads: list[Download] = field(default_factory=list)
     _pdf: dict[str, Any] = field(default_factory=dict)
@@ -577,6 +579,7 @@ class Watch:
             self._before = await self._snapshot()
         streams = _hooked.get(page)
         self._stream_messages0 = dict(streams.messages) if streams else {}
+        self._events0 = {rid: n for rid, (_, n) in self._event_streams().items()}
         self._last_net = self._now()
         self._on(page, "request", self._on_request)
         self._on(page, "requestfinished", self._on_request_done)
@@ -588,15 +591,37 @@ class Watch:
         self._on(page.context, "page", self._on_new_page)
         self._on(page.context, "response", self._on_any_response)
 
+    def _event_streams(self) -> dict[str, tuple[str, int]]:
+        """From the tab's event capture: stream request id -> (label, frames/messages so far)."""
+        records = getattr(self.tab.events, "records", None)
+        if records is None:
+            return {}
+        out: dict[str, tuple[str, int]] = {}
+        try:
+            for rec in records():
+                if rec.resource_type in _LONG_LIVED and rec.socket is not None:
+                    kind = "EventSource" if rec.resource_type == "eventsource" else "WebSocket"
+                    out[rec.request_id] = (f"{kind} {_short(rec.url)}", rec.socket.received + rec.socket.sent)
+        except Exception:  # noqa: BLE001 - capture shape changed: no stream detection from it
+            return {}
+        return out
+
     def _streaming(self) -> list[str]:
         """Describe the long-lived traffic seen since the action started (empty when none)."""
         out = list(dict.fromkeys(self._long_lived))
+        for rid, (label, n) in self._event_streams().items():
+            got = n - self._events0.get(rid, 0)
+            if got > 0:
+                out = [o for o in out if o != label]
+                out.append(f"{label} ({got} message{'s' if got != 1 else ''} while settling)")
         streams = _hooked.get(self.tab.page)
         if streams is not None:
             for rid, n in list(streams.messages.items()):
                 got = n - self._stream_messages0.get(rid, 0)
                 if got > 0:
                     label = streams.label(rid)
+                    if any(o.startswith(label) and "while settling" in o for o in out):
+                        continue  # already named by the event capture
                     out = [o for o in out if o != label]
                     out.append(f"{label} ({got} message{'s' if got != 1 else ''} while settling)")
         polling = [k for k, n in self._poll_counts.items() if n >= POLL_REPEATS]
