@@ -300,11 +300,16 @@ class _Writer:
         if self.plain:
             out.append("\n".join(" | ".join(c for c in row if c) for row in grid))
             return out
-        ncols = max(len(r) for r in grid)
-        grid = [r + [""] * (ncols - len(r)) for r in grid]
-        lines = ["| " + " | ".join(grid[0]) + " |", "|" + "|".join([" --- "] * ncols) + "|"]
-        lines.extend("| " + " | ".join(r) + " |" for r in grid[1:])
-        out.append("\n".join(line.replace("|  |", "| |") for line in lines))
+        # Columns past the last one holding any text (left by colspans) are dropped.
+        ncols = max(max((i + 1 for i, c in enumerate(r) if c), default=1) for r in grid)
+        grid = [(r + [""] * ncols)[:ncols] for r in grid]
+
+        def row_line(cells: list[str]) -> str:
+            return "|" + "|".join(f" {c} " if c else " " for c in cells) + "|"
+
+        lines = [row_line(grid[0]), "|" + "|".join([" --- "] * ncols) + "|"]
+        lines.extend(row_line(r) for r in grid[1:])
+        out.append("\n".join(lines))
         return out
 
     def _layout(self, node: Node) -> list[str]:

@@ -650,14 +650,8 @@ class _Renderer:
         return text.replace("|", "/")
 
     def row_cells(self, row: Node) -> list[str]:
-        cells: list[str] = []
-        for c in row.children:
-            if c.tag in ("td", "th"):
-                cells.append(self.cell_text(c))
-                span = c.attrs.get("colspan")
-                if span and span.isdigit() and int(span) > 1:
-                    cells.extend([""] * (min(int(span), 50) - 1))
-        return cells
+        """Cell texts of a row (a spanning cell appears once)."""
+        return [self.cell_text(c) for c in row.children if c.tag in ("td", "th")]
 
     def table(self, node: Node, depth: int) -> None:
         o = self.o
@@ -672,8 +666,7 @@ class _Renderer:
                 header = self.row_cells(first)
                 body = rows[1:]
         ncols = max([len(header)] + [len(self.row_cells(r)) for r in body[: o.table_rows]] +
-                    [sum(int(c.attrs.get("colspan", "1")) if (c.attrs.get("colspan") or "1").isdigit() else 1
-                         for c in r.children if c.tag in ("td", "th")) for r in body])
+                    [sum(_span(c) for c in r.children if c.tag in ("td", "th")) for r in body])
         name = self.name_of_container(node)
         if not name:
             for c in node.children:
@@ -688,6 +681,12 @@ class _Renderer:
             self.emit(depth + 1, "row: " + _cells_line(self.row_cells(r), o.table_cols), "other")
         if len(body) > shown:
             self.emit(depth + 1, f"… {len(body) - o.table_rows:,} more rows", "fold")
+
+
+def _span(cell: Node) -> int:
+    """A cell's colspan, 1-50."""
+    span = (cell.attrs.get("colspan") or "").strip()
+    return max(1, min(50, int(span))) if span.isdigit() else 1
 
 
 def _cells_line(cells: list[str], max_cols: int) -> str:
