@@ -249,8 +249,9 @@ class _Renderer:
                     continue
                 if not shape or shape[-1] != c.tag:
                     shape.append(c.tag)
-            sig = (node.tag, " ".join((node.attrs.get("class") or "").split()[:3]), node.attrs.get("role") or "",
-                   tuple(shape), is_interactive(node))
+            classes = (node.attrs.get("class") or "").split()[:3]
+            sig = (node.tag, frozenset(classes), frozenset(_class_stem(c) for c in classes),
+                   node.attrs.get("role") or "", tuple(shape), is_interactive(node))
             self._sig_cache[k] = sig
         return sig
 
@@ -327,6 +328,8 @@ class _Renderer:
         for kind, val in unit:
             if kind == "text":
                 text: str = val  # type: ignore[assignment]
+                if out and out[-1].endswith(")") and text[:1].isalnum():
+                    text = " " + text  # "[link](e1) word", but "[link](e1)." stays tight
                 if used >= budget:
                     cut_chars += len(text)
                     if _HAS_WORD.search(text) and (not out or out[-1] != " … "):
@@ -391,7 +394,7 @@ class _Renderer:
                             break
                         j += 1
                         continue
-                    if self.signature(c) != sig:
+                    if not _similar(self.signature(c), sig):
                         break
                     run.append(j)
                     j += 1
@@ -547,10 +550,11 @@ class _Renderer:
     def heading(self, node: Node, level: int, depth: int) -> None:
         controls = _nested_controls(node)
         full = node.text_content()
-        if len(controls) == 1 and _key(self.name(controls[0])) == _key(full):
-            text = _cut(full, self.o.name_chars)
+        if len(controls) == 1 and (_key(self.name(controls[0])) == _key(full) or not _text_outside_controls(node)):
+            text = self.name(controls[0]) or _cut(full, self.o.name_chars)
             ctl = self.control_line(controls[0])[0].replace(f' "{self.name(controls[0])}"', "", 1)
-            self.emit(depth, f'heading {level} "{text}" {ctl}', "heading", _key(text))
+            head = f'heading {level} "{text}"' if text else f"heading {level}"
+            self.emit(depth, f"{head} {ctl}", "heading", _key(text))
             return
         text = _cut(_text_outside_controls(node), self.o.name_chars) if controls else _cut(full, self.o.name_chars)
         line = f'heading {level} "{text}"' if text else f"heading {level}"
@@ -681,6 +685,27 @@ class _Renderer:
             self.emit(depth + 1, "row: " + _cells_line(self.row_cells(r), o.table_cols), "other")
         if len(body) > shown:
             self.emit(depth + 1, f"… {len(body) - o.table_rows:,} more rows", "fold")
+
+
+def _class_stem(token: str) -> str:
+    """``nav-item-news`` → ``nav-item``; ``card3`` → ``card``: per-item variations of one class."""
+    stem = token.rstrip("0123456789")
+    for sep in ("--", "-", "_"):
+        if sep in stem[1:]:
+            return stem.rsplit(sep, 1)[0]
+    return stem
+
+
+def _similar(a: tuple, b: tuple) -> bool:
+    """Sibling similarity for folding: same tag, role, child-tag shape and interactivity, and
+    class lists that are equal, share a token, or share a stem (``orb-nav-news``/``orb-nav-sport``)."""
+    if a[0] != b[0] or a[3:] != b[3:]:
+        return False
+    if a[1] == b[1]:
+        return True
+    if not a[1] or not b[1]:
+        return False
+    return bool(a[1] & b[1]) or bool(a[2] & b[2])
 
 
 def _span(cell: Node) -> int:
