@@ -83,6 +83,8 @@ def summarise(results: dict[str, Any]) -> dict[str, Any]:
             "tokensToAnswerEqual": sum(p["servers"][n]["strategyTokens"] for p in equal if n in p["servers"]),
             "strategyCalls": sum(len(r["strategy"]) for r in rows),
             "snapshotTruncated": sum(bool(r.get("snapshotTruncated")) for r in rows),
+            "unchangedReplies": sum(r.get("unchangedReplies", 0) for r in rows),
+            "unchangedPages": sum(bool(r.get("unchangedReplies")) for r in rows),
         }
     # Growth: snapshot tokens by HTML size bucket.
     growth = []
@@ -194,6 +196,12 @@ def markdown_report(results: dict[str, Any], summary: dict[str, Any], env: dict[
             f"| {n} | {_n(s['answeredPct'], pct=True)} | {cells} | {_n(s['answeredStrictPct'], pct=True)} | "
             f"{_n(s['tokensToAnswer'])} | {_n(s['tokensToAnswerEqual'])} | {s['strategyCalls']} |"
         )
+    for n, s in S.items():
+        if s.get("unchangedReplies"):
+            out += ["", f"{n} answered {s['unchangedReplies']} read(s) on {s['unchangedPages']} page(s) with "
+                        "\"Unchanged since …\" (a page whose content is identical to one read before in the same "
+                        "session, e.g. the corpus's near-duplicate test pages); the answers are then not in what came "
+                        "back and count as missed."]
     out += [
         "",
         "*Answered* reads each result as text first: the snapshot trees of @playwright/mcp (YAML) and "

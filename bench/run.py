@@ -224,6 +224,8 @@ async def _page_for_server(w: Worker, page: Page, url: str, opts: Options) -> tu
         "strategyTokens": sum(r.tokens for r in strategy),
         "strategyOverRefuse": over,
         "dialogCalls": [d.summary() for d in dialogs],
+        # browser-ctx answers a repeated identical read with "Unchanged since <fingerprint>" instead of the text
+        "unchangedReplies": sum(r.text.lstrip().startswith("Unchanged since") for r in [snap, *strategy]),
         "answers": answers,
     }
     if spec.name == "browser-ctx":
