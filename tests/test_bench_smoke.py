@@ -1,6 +1,8 @@
 """Smoke test of the benchmark (``python -m bench``): browser-ctx alone on the first 3 corpus pages.
 
-Runs the real command in a subprocess (real Chromium, real stdio MCP client) into a temporary folder and checks
+Plus unit tests (no browser) of the answer check: ground-truth questions and reading snapshot formats as text.
+
+The smoke test runs the real command in a subprocess (real Chromium, real stdio MCP client) into a temporary folder and checks
 that the report and the raw JSON exist and hold a browser-ctx row with numbers. Skipped only when the corpus
 folder (``../shared/corpus/readability``) is absent.
 """
@@ -19,13 +21,14 @@ import pytest
 REPO = Path(__file__).resolve().parents[1]
 CORPUS = (REPO / ".." / "shared" / "corpus" / "readability").resolve()
 
-pytestmark = pytest.mark.skipif(not CORPUS.is_dir(), reason=f"corpus folder {CORPUS} is absent")
+needs_corpus = pytest.mark.skipif(not CORPUS.is_dir(), reason=f"corpus folder {CORPUS} is absent")
 
 
 def _number(value) -> bool:
     return isinstance(value, (int, float)) and not (isinstance(value, float) and math.isnan(value))
 
 
+@needs_corpus
 def test_bench_smoke_browser_ctx_alone(tmp_path: Path) -> None:
     out = tmp_path / "bench-out"
     proc = subprocess.run(
@@ -68,3 +71,62 @@ def test_bench_smoke_browser_ctx_alone(tmp_path: Path) -> None:
         assert rec["snapshot"]["tool"] == "browser_snapshot" and rec["snapshot"]["tokens"] > 0
         assert rec["strategy"][1]["tool"] == "browser_text"
         assert rec["strategyTokens"] == sum(c["tokens"] for c in rec["strategy"])
+
+
+# ---------------------------------------------------------------------------------------------- answer check units
+
+from bench.corpus import Question, answered, discover, extract_reading, normalise, normalise_loose  # noqa: E402
+
+
+def _found(answer: str, text: str, fmt: str) -> tuple[bool, bool]:
+    return answered(Question("first", answer), normalise(text),
+                    normalise_loose(extract_reading(text, fmt)))
+
+
+def test_aria_yaml_paragraph_split_by_a_link_is_read_through() -> None:
+    snap = (
+        "- paragraph [ref=e13]:\n"
+        "  - text: So finally you're\n"
+        '  - link "testing your frontend JavaScript code" [ref=e15] [cursor=pointer]:\n'
+        "    - /url: /code/2013/testing/\n"
+        '  - text: "? Great! The more you write \\"tests\\""\n'
+    )
+    answer = 'So finally you\'re testing your frontend JavaScript code? Great! The more you write "tests"'
+    assert _found(answer, snap, "aria-yaml") == (False, True)
+    # roles, refs and URLs are not page text
+    reading = extract_reading(snap, "aria-yaml")
+    assert "ref=" not in reading and "/code/2013" not in reading and "paragraph" not in reading
+
+
+def test_cdp_snapshot_text_runs_and_link_names_are_read_through() -> None:
+    snap = (
+        'uid=1_9 "So finally you\'re "\n'
+        'uid=1_10 link "testing your frontend JavaScript code" url="http://x/testing/"\n'
+        'uid=1_12 "? Great! The more you write tests"\n'
+        'uid=1_13 heading "Title" level="2"\n'
+    )
+    assert _found("So finally you're testing your frontend JavaScript code? Great!", snap, "cdp-a11y") == (False, True)
+    reading = extract_reading(snap, "cdp-a11y")
+    assert "uid=" not in reading and "http://x" not in reading and 'level="2"' not in reading
+
+
+def test_markdown_markup_is_stripped_and_case_folded() -> None:
+    md = "# Heading\n\nThe **quick** [brown fox](http://f/) jumps\nover the _lazy_ dog."
+    assert _found("the quick brown fox jumps over the lazy dog.", md, "markdown") == (True, True)
+    assert _found("the quick brown cat", md, "markdown") == (False, False)
+
+
+def test_questions_from_ground_truth(tmp_path: Path) -> None:
+    page = tmp_path / "p1"
+    page.mkdir()
+    (page / "source.html").write_text("<p>x</p>")
+    (page / "expected-metadata.json").write_text(json.dumps({"title": "  A   Title ", "byline": ""}))
+    long = ["First long paragraph " + "a" * 60, "Second   long paragraph " + "b" * 60, "Third " + "c" * 70]
+    (page / "expected.html").write_text("<p>short</p>" + "".join(f"<p>{t}</p>" for t in long))
+    (tmp_path / "p2").mkdir()
+    (tmp_path / "p2" / "source.html").write_text("<p>y</p>")
+    pages = discover(tmp_path)
+    assert [p.name for p in pages] == ["p1", "p2"]
+    q = {x.kind: x.answer for x in pages[0].questions}
+    assert q == {"title": "A Title", "first": long[0][:60], "middle": "Second long paragraph " + "b" * 38}
+    assert pages[1].questions == [] and pages[0].url_path == "/p1/source.html"
