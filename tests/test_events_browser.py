@@ -55,13 +55,14 @@ class Tools:
         assert "\n" not in text and "Traceback" not in text
         return text
 
-    async def goto(self, url: str, done: str | None = "window.__done === true", timeout: float = 90_000):
+    async def goto(self, url: str, done: str | None = "window.__done === true", timeout: float = 300_000):
         tab = await self.session.current_tab()
         await tab.events.start()  # idempotent: waits for the capture to be attached
-        await tab.page.goto(url)
+        # Pages here can be slow on a loaded machine: wait for the page's own "done" flag instead of "load".
+        await tab.page.goto(url, wait_until="commit", timeout=timeout)
         if done:
             await tab.page.wait_for_function(done, timeout=timeout)
-        await asyncio.sleep(0.3)  # let the last CDP events arrive
+        assert await tab.events.sync(timeout=120)  # every event sent so far is in the buffers
         return tab
 
 

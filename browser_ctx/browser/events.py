@@ -189,6 +189,25 @@ class EventCapture:
                 and not self._stats[self.current_section.id]["items"]:
             self._new_section(frame.get("url", ""), frame.get("loaderId"))
 
+    async def sync(self, timeout: float = 2.0) -> bool:
+        """Wait until the events the browser sent before this call have been processed.
+
+        Sends a no-op to the renderer (``Runtime.evaluate``) and to the browser side
+        (``Target.getTargetInfo``) over the capture's own session; their replies come after every
+        event queued before them. Returns ``False`` if that took longer than ``timeout`` seconds (a
+        page busy in a long script) or failed; the buffers are then as fresh as they could be.
+        """
+        cdp = self._cdp
+        if cdp is None:
+            return False
+        try:
+            await asyncio.wait_for(asyncio.gather(
+                cdp.send("Runtime.evaluate", {"expression": "0", "returnByValue": True}),
+                cdp.send("Target.getTargetInfo")), timeout)
+            return True
+        except Exception:  # noqa: BLE001 - navigating, closed, or busy: take what we have
+            return False
+
     @staticmethod
     def _guard(handler: Callable[[dict[str, Any]], None]) -> Callable[[dict[str, Any]], None]:
         def run(params: dict[str, Any]) -> None:
