@@ -3,7 +3,8 @@
 :func:`render_snapshot` turns visible HTML (or raw HTML) into a compact outline, one
 element per line, indented two spaces per level of *meaningful* structure only
 (landmarks, forms, fieldsets, dialogs, lists, tables, articles, frames, ARIA widget
-containers; plain ``div``/``span``/``section`` wrappers add no level)::
+containers; plain ``div``/``span``/``section`` wrappers add no level). Real output for
+a page with a header, a login form, a 120-row table, a 3,000-item list and a frame::
 
     Page: Shop — http://localhost:8000/
     banner:
@@ -14,20 +15,25 @@ containers; plain ``div``/``span``/``section`` wrappers add no level)::
           - link "Blog" [e3] → /blog
     main:
       heading 1 "Welcome"
-      text: First paragraph, whitespace-collapsed, with a [link](e4) inline… (+1,234 chars)
+      text: First paragraph, whitespace-collapsed, with a [guide](e4) inline. It goes on for a while so that it has to be cut somewhere… (+67 chars)
       form "Login":
         textbox "Email" [e5] = "a@b.c"
         password "Password" [e6] (filled)
         checkbox "Remember me" [e7] checked
         button "Sign in" [e8]
       table "Prices" 3 cols × 120 rows: Name | Age | City
-        row: Ann | 31 | Oslo
-        … 119 more rows
+        row: Person 0 | 20 | Oslo
+        row: Person 1 | 21 | Oslo
+        row: Person 2 | 22 | Oslo
+        … 117 more rows
       list 3,000 items:
-        - Card 1 [Open](e9)
-        … 2,999 more similar items
+        - Card 1 [Open](e10)
+        - Card 2 [Open](e11)
+        - Card 3 [Open](e12)
+        … 2,997 more similar items
     frame f1 (http://localhost:8000/frame-child.html):
       heading 1 "Child"
+      button "Inside" [f1e1]
 
 Line kinds:
 
@@ -47,9 +53,12 @@ Line kinds:
   ``article``, ``list N items``, ``tablist``, ``menu``, ``alert`` …) with its content nested.
 - ``table "name" C cols × R rows: header | cells``, the first ``table_rows`` rows as
   ``row: a | b``, then ``… N more rows``.
-- ``… N more similar items``: the rest of a run of similar siblings (same tag, same class
-  tokens, same child-tag structure), folded after the first ``fold_show`` when the run has
-  at least ``fold_min`` items. N is exact. Items containing form fields never fold.
+- ``… N more similar items``: the rest of a run of similar siblings (same tag, role and
+  child-tag structure; class lists equal or sharing a token or a stem such as
+  ``nav-news``/``nav-sport``), folded after the first ``fold_show`` when the run has at least
+  ``fold_min`` items. N is exact. Items containing form fields never fold. A run of inline
+  siblings (links separated by commas, say) folds inside its text line.
+- ``… N more paragraphs (M chars)``: plain text lines past the first ``prose_show`` of a run.
 - ``frame ID "name" (url):`` a child frame (``bc-frame``) with its content nested (the
   name and URL parts appear when known; an unread frame has no colon and no content).
 - ``video "name"`` / ``audio "name"``; a raw-HTML ``iframe`` (not spliced) as
