@@ -94,6 +94,8 @@ def _add_browser_options(p: argparse.ArgumentParser) -> None:
                    help="page read timeout in ms (default %(default)s)")
     c.add_argument("--timeout-action", type=float, default=Timeouts.action_ms, metavar="MS",
                    help="element wait timeout in ms (default %(default)s)")
+    c.add_argument("--timeout-call", type=float, default=Timeouts.call_ms, metavar="MS",
+                   help="longest any one tool call may take before it is abandoned, in ms (default %(default)s)")
     e = p.add_argument_group("console and network")
     e.add_argument("--console-entries", type=int, default=EventSettings.console_entries,
                    help="distinct console entries kept per tab (default %(default)s)")
@@ -126,7 +128,7 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
             connect_timeout_ms=args.connect_timeout,
         ),
         timeouts=Timeouts(navigation_ms=args.timeout_navigation, read_ms=args.timeout_read,
-                          action_ms=args.timeout_action),
+                          action_ms=args.timeout_action, call_ms=args.timeout_call),
         events=EventSettings(console_entries=args.console_entries, network_entries=args.network_entries,
                              redact=not args.no_redact),
         allowed_schemes=tuple(s.lower().rstrip(":") for s in args.allow_scheme),

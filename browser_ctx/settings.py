@@ -91,11 +91,15 @@ class Timeouts:
         navigation_ms: loading a URL up to the ``load`` event (30,000).
         read_ms: resolving a target and extracting a page's visible content (15,000).
         action_ms: waiting for an element to act on (5,000).
+        call_ms: the most one tool call may take in all before it is abandoned with a timeout error
+            (120,000): the last guard against a page that never answers (an endless script) and any
+            step without its own timeout. Keep it above navigation + read timeouts.
     """
 
     navigation_ms: float = 30_000
     read_ms: float = 15_000
     action_ms: float = 5_000
+    call_ms: float = 120_000
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,7 @@ and exactly one copy of each result.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import importlib
 import logging
@@ -120,7 +121,14 @@ def create_server(settings: Settings | None = None, *, caps: tuple[str, ...] = (
         session: BrowserSession = ctx.lifespan_context
         if pool is not None:
             session = await pool.session_for(ctx)
-        return await call_tool(spec, params.arguments, session, settings)
+        limit = settings.timeouts.call_ms
+        try:
+            return await asyncio.wait_for(call_tool(spec, params.arguments, session, settings), limit / 1000)
+        except asyncio.TimeoutError:
+            log.warning("%s abandoned after %.0f ms", spec.name, limit)
+            return error_result(f"{spec.name} did not finish within {limit:.0f} ms (--timeout-call) and was "
+                                "abandoned; the page may be stuck in an endless script. Close the tab "
+                                "(browser_tabs close) or navigate elsewhere.")
 
     return Server(
         "browser-ctx",
