@@ -60,6 +60,8 @@ class Tab:
         frame_ids: stable ids of the page's frames (used in refs and frame tags).
         captures: recent rendered results keyed by (tool, arguments), oldest first.
         sent: fingerprint last sent per (tool, arguments, offset), for "unchanged since" replies.
+        crashed: the page's renderer died (``chrome://crash``, out of memory); the tab is replaced by a
+            fresh one the next time it would be used (:meth:`BrowserSession.current_tab`).
     """
 
     id: int
@@ -68,6 +70,7 @@ class Tab:
     frame_ids: Any = None
     captures: OrderedDict[str, Capture] = field(default_factory=OrderedDict)
     sent: dict[str, str] = field(default_factory=dict)
+    crashed: bool = False
 
     def keep(self, key: str, capture: Capture, limit: int) -> None:
         """Store ``capture`` under ``key``, keeping at most ``limit`` captures."""
@@ -145,6 +148,7 @@ class BrowserSession:
         self._owns_context = True  # False for a remote browser's default context we adopted
         self._kept_pages: set[Page] = set()  # tabs of an adopted context that were there before us
         self._on_disconnect: tuple[Browser, Any] | None = None
+        self._pending_note: str | None = None  # a relaunch note whose relaunch failed; said once it works
 
     async def __aenter__(self) -> BrowserSession:
         return self
@@ -171,13 +175,21 @@ class BrowserSession:
     async def _ensure_context(self) -> BrowserContext:
         if self._context is not None and not self._lost:
             return self._context
+        note = self._pending_note
         if self._lost:
-            self._notes.append(self.provider.lost_note() if self.provider is not None else
-                               "The browser had closed or crashed; relaunched it (tabs and page state were lost).")
+            note = (self.provider.lost_note() if self.provider is not None else
+                    "The browser had closed or crashed; relaunched it (tabs and page state were lost).")
             await self._discard()
-        elif self._launched_once:
-            self._notes.append("Relaunched the browser (it was closed with browser_close).")
-        await self._launch()
+        elif note is None and self._launched_once:
+            note = "Relaunched the browser (it was closed with browser_close)."
+        try:
+            await self._launch()
+        except BaseException:
+            self._pending_note = note  # said by the call whose relaunch (or reconnect) finally works
+            raise
+        self._pending_note = None
+        if note:
+            self._notes.append(note)
         self._launched_once = True
         assert self._context is not None
         return self._context
@@ -273,6 +285,7 @@ class BrowserSession:
         self._next_id += 1
         self._tabs.append(tab)
         page.on("close", lambda _p: self._forget(tab))
+        page.on("crash", lambda _p: setattr(tab, "crashed", True))
         try:
             await events.start()
         except Exception as exc:  # noqa: BLE001 - a tab that closed at once
@@ -356,6 +369,24 @@ class BrowserSession:
         """
         context = await self._ensure_context()
         tab = self._current
+        if tab is not None and tab.crashed and not tab.page.is_closed():
+            # A crashed page refuses everything, reload included: close it and open a new tab in its place.
+            url = tab.page.url
+            self._forget(tab)
+            try:
+                await asyncio.wait_for(tab.page.close(), 5)
+            except Exception:  # noqa: BLE001 - already dead
+                pass
+            self._notes.append(f"The tab had crashed (its renderer died at {url}); closed it and opened a new "
+                               "tab. Navigate to load the page again.")
+            tab = None
+            self._current = None
+            try:
+                page = await context.new_page()
+            except Exception as exc:  # noqa: BLE001
+                self._mark_lost()
+                raise PageError("Could not open a tab; the browser is gone. Call again to relaunch.") from exc
+            self._current = tab = await self._adopt(page)
         if tab is None or tab.page.is_closed():
             if tab is not None:
                 self._forget(tab)
