@@ -112,6 +112,14 @@ def test_raw_html_labels_name_their_fields():
     assert "text: Search terms" not in out
 
 
+def test_contenteditable_is_a_textbox_with_its_value():
+    out = snap('<div data-ref="e11" data-value="Draft text">Draft text</div>'
+               '<div contenteditable aria-label="Notes">raw edit</div><span data-ref="e3">Odd</span>')
+    assert 'textbox [e11] = "Draft text"' in out
+    assert 'textbox "Notes" = "raw edit"' in out
+    assert 'clickable "Odd" [e3]' in out
+
+
 def test_fieldset_and_dialog_are_containers():
     out = snap("""<fieldset><legend>Shipping</legend><input data-ref="e1" data-name="Street"></fieldset>
       <dialog open data-name="Confirm"><p>Are you sure?</p><button data-ref="e2">OK</button></dialog>""")
@@ -256,6 +264,23 @@ def test_fold_thresholds_are_options():
     assert "… 8 more similar items" in out
     out = snap(f"<ul>{items}</ul>", options=SnapshotOptions(fold_min=0))
     assert "Item 9" in out
+
+
+def test_siblings_with_per_item_class_variants_fold():
+    names = ["news", "sport", "weather", "travel", "culture", "future", "music"]
+    items = "".join(f'<li class="orb-nav-{n}"><a href="/{n}" data-ref="e{i}">{n.title()}</a></li>'
+                    for i, n in enumerate(names))
+    out = snap(f"<nav><ul>{items}</ul></nav>")
+    assert 'link "Weather" [e2] → /weather' in out
+    assert "Travel" not in out
+    assert "… 4 more similar items" in out
+
+
+def test_link_urls_option():
+    html = '<a href="/docs" data-ref="e1">Docs</a><a href="/icon" data-ref="e2"><img src="x.png"></a>'
+    out = snap(html, options=SnapshotOptions(link_urls=False))
+    assert 'link "Docs" [e1]\n' in out + "\n" and "/docs" not in out
+    assert "link [e2] → /icon" in out
 
 
 def test_form_fields_are_never_folded():

@@ -412,8 +412,8 @@ def role_of(node: Node) -> str | None:
     if tag in ("h1", "h2", "h3", "h4", "h5", "h6"):
         return "heading"
     ce = node.attrs.get("contenteditable")
-    if ce is not None and ce.lower() not in ("false",):
-        return "textbox"
+    if (ce is not None and ce.lower() not in ("false",)) or "data-value" in node.attrs:
+        return "textbox"  # visible HTML marks a contenteditable only by its data-value
     return landmark_of(node)
 
 
@@ -537,8 +537,10 @@ def _name(node: Node, doc: Document | None) -> str:
             return text
     tag = node.tag
     itype = (attrs.get("type") or "").strip().lower() if tag == "input" else ""
-    if tag in ("input", "select", "textarea", "meter", "progress", "output") or (
-        attrs.get("role") in ("checkbox", "radio", "switch", "textbox", "combobox")
+    ce = attrs.get("contenteditable")
+    editable = "data-value" in attrs or (ce is not None and ce.lower() != "false")
+    if tag in ("input", "select", "textarea", "meter", "progress", "output") or editable or (
+        attrs.get("role") in ("checkbox", "radio", "switch", "textbox", "combobox", "searchbox")
     ):
         if tag == "input" and itype in ("submit", "reset", "button"):
             v = attrs.get("value")
@@ -599,6 +601,9 @@ def control_value(node: Node) -> str | None:
     if tag == "textarea":
         text = node.raw_text().strip()
         return text or None
+    ce = attrs.get("contenteditable")
+    if ce is not None and ce.lower() != "false":
+        return node.text_content() or None
     if tag == "select":
         options = list(node.elements("option"))
         chosen = [o for o in options if "selected" in o.attrs]

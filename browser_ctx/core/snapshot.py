@@ -196,7 +196,7 @@ class _Renderer:
 
     def control_line(self, node: Node) -> tuple[str, str]:
         """Full form of a control, and its dedup key (its name)."""
-        role = role_of(node) or node.tag
+        role = role_of(node) or ("clickable" if "data-ref" in node.attrs else node.tag)
         name = self.name(node)
         parts = [role]
         if name:
