@@ -211,7 +211,7 @@ async def _call_tool(spec: ToolSpec, arguments: dict[str, Any] | None, session: 
                 if rendered.capture and spec.pageable and tab is not None:
                     tab.keep(key, Capture(text, full_tokens, rendered.version, dict(extra)), caps.captures_per_tab)
             if spec.fingerprinted and tab is not None and not force:
-                sent_key = f"{key}@{offset}@{max_tokens}"
+                sent_key = f"{key}@{offset}@{max_tokens}@{tab.page.url}"  # a new page is always sent
                 fp = extra.get("fingerprint")
                 if fp and tab.sent.get(sent_key) == fp:
                     body = f"Unchanged since {fp} (same tool, target and offset); pass force: true to re-send."
