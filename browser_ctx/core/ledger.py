@@ -36,6 +36,7 @@ class ToolTally:
         image_tokens: estimated image tokens returned.
         baseline: tokens the usual alternative would have cost (see the module docstring).
         measured: calls whose baseline was measured rather than assumed equal to ``tokens``.
+        pending: calls whose baseline is still being measured (counted as ``tokens`` until settled).
     """
 
     calls: int = 0
@@ -44,6 +45,7 @@ class ToolTally:
     image_tokens: int = 0
     baseline: int = 0
     measured: int = 0
+    pending: int = 0
 
     @property
     def saving(self) -> int:
@@ -70,7 +72,7 @@ class Ledger:
     # -- recording -------------------------------------------------------------------------
 
     def record(self, tool: str, tokens: int, *, baseline: int | None = None, image_tokens: int = 0,
-               error: bool = False) -> None:
+               error: bool = False, pending: bool = False) -> None:
         """Add one call.
 
         Args:
@@ -79,6 +81,8 @@ class Ledger:
             baseline: tokens of the usual alternative, or ``None`` to assume ``tokens + image_tokens``.
             image_tokens: estimated image tokens sent (≥ 0).
             error: the call returned an error.
+            pending: the baseline is being measured; it counts as ``tokens + image_tokens`` until
+                :meth:`settle` replaces it.
 
         Raises:
             ValueError: a negative figure.
@@ -90,10 +94,23 @@ class Ledger:
         tally.errors += int(error)
         tally.tokens += tokens
         tally.image_tokens += image_tokens
+        if pending:
+            tally.pending += 1
         if baseline is None:
             tally.baseline += tokens + image_tokens
         else:
             tally.baseline += baseline
+            tally.measured += 1
+
+    def settle(self, tool: str, provisional: int, measured: int | None) -> None:
+        """Replace a pending call's ``provisional`` baseline (its ``tokens + image_tokens``) with ``measured``
+        (``None``: it could not be measured; the provisional figure stays)."""
+        tally = self.tools.get(tool)
+        if tally is None or tally.pending <= 0:
+            return
+        tally.pending -= 1
+        if measured is not None and measured >= 0:
+            tally.baseline += measured - provisional
             tally.measured += 1
 
     @property
@@ -116,6 +133,7 @@ class Ledger:
             total.image_tokens += t.image_tokens
             total.baseline += t.baseline
             total.measured += t.measured
+            total.pending += t.pending
         return total
 
     # -- baseline cache ----------------------------------------------------------------------
@@ -167,7 +185,13 @@ class Ledger:
             lines.append("(no calls yet)")
         lines.append(row("total", self.totals()))
         lines.append("Baseline: reads = a full aria_snapshot(mode=\"ai\") of the same page; console/network = "
-                     "the unfiltered listing; other tools = what they returned.")
+                     "the unfiltered listing; other tools, and reads not measured, = what they returned.")
+        total = self.totals()
+        reads = sum(t.calls for n, t in self.tools.items() if n in ("browser_navigate", "browser_snapshot",
+                                                                      "browser_text"))
+        if total.pending or reads > total.measured:
+            lines.append(f"Measured baselines: {total.measured} calls"
+                         + (f", {total.pending} still measuring" if total.pending else "") + ".")
         if self.definition_tokens is not None:
             lines.append(f"Tool definitions (tools/list): {self.definition_tokens:,} tokens, paid on every turn.")
         return "\n".join(lines)

@@ -10,9 +10,10 @@ description used by ``@playwright/mcp`` for permission prompts) is accepted and 
 from __future__ import annotations
 
 import asyncio
-import base64
+import io
 import json
 import os
+import weakref
 from pathlib import Path
 from typing import Any
 
@@ -28,9 +29,9 @@ from .._errors import (
 from ..core import images
 from ..core.jsonsafe import SERIALISER_JS, Limits, parse_result, render_result
 from ..core.tokens import count_tokens
-from .registry import TARGET, Rendered, ToolCall, ToolSpec
+from .registry import Rendered, ToolCall, ToolSpec
 
-__all__ = ["TOOLS", "measure_baseline", "tools_list_tokens", "allowed_roots", "output_path"]
+__all__ = ["TOOLS", "measure_baseline", "settle_baselines", "tools_list_tokens", "allowed_roots", "output_path"]
 
 #: Below this scale (image px per CSS px) text in a screenshot is usually unreadable; the result says so.
 READABLE_SCALE = 0.5
@@ -113,23 +114,20 @@ async def _one_element(tab, target: str, settings):
 # -- browser_take_screenshot -----------------------------------------------------------------------
 
 
-async def _capture(page, clip: dict[str, float], scale: float, beyond: bool, timeout_s: float) -> bytes:
-    """Capture ``clip`` (document CSS px) at ``scale`` image px per CSS px as PNG, through CDP.
+#: Full-page shots capture at most this many CSS px of the page's height (the rest is said to be left out).
+MAX_CAPTURE_HEIGHT = 30_000
 
-    Chromium renders the region at the requested scale, so a huge page is never rasterised at
-    full size first (a 20,000-px page at scale 0.2 takes well under a second).
-    """
-    cdp = await page.context.new_cdp_session(page)
-    try:
-        params = {"format": "png", "captureBeyondViewport": beyond, "fromSurface": True,
-                  "clip": {**clip, "scale": scale}}
-        reply = await asyncio.wait_for(cdp.send("Page.captureScreenshot", params), timeout_s)
-    finally:
-        try:
-            await cdp.detach()
-        except Exception:  # noqa: BLE001 - page gone
-            pass
-    return base64.b64decode(reply["data"])
+
+async def _grab(page, locator, *, full: bool, device: bool, clip: dict[str, float] | None,
+                timeout_ms: float) -> bytes:
+    """Capture PNG bytes with Playwright (which keeps the page's emulation intact, HiDPI included)."""
+    scale = "device" if device else "css"
+    if locator is not None:
+        return await locator.screenshot(type="png", scale=scale, timeout=timeout_ms)
+    opts: dict[str, Any] = {"type": "png", "scale": scale, "timeout": timeout_ms, "full_page": full}
+    if clip is not None:
+        opts["clip"] = clip
+    return await page.screenshot(**opts)
 
 
 async def take_screenshot(call: ToolCall) -> Rendered:
@@ -142,6 +140,10 @@ async def take_screenshot(call: ToolCall) -> Rendered:
     is the image-token budget (default ``CapSettings.image_default_tokens``, at most
     ``image_ceiling_tokens``, at least 50).
 
+    The page is captured by Playwright (device pixels only when ``scale: device`` and the budget
+    leaves room for more than one px per CSS px), then fitted with
+    :func:`browser_ctx.core.images.fit_image`. Full-page shots capture at most the top 30,000 CSS px.
+
     Returns:
         Without ``filename``: a :class:`Rendered` with one image (``images``) whose larger token
         estimate (:func:`browser_ctx.core.images.estimate_tokens`) is within the budget, and a text
@@ -150,7 +152,7 @@ async def take_screenshot(call: ToolCall) -> Rendered:
         8,000 px on a side.
 
     Raises:
-        InvalidArgument: ``target`` with ``fullPage``, an unknown type, a filename outside the output dir.
+        InvalidArgument: ``target`` with ``fullPage``, a filename outside the output dir.
         SelectorError: ``target`` matches no element, several, or one that is not visible.
         ActionTimeout, PageError.
     """
@@ -168,56 +170,51 @@ async def take_screenshot(call: ToolCall) -> Rendered:
         raise InvalidArgument("fullPage cannot be combined with target; pass one of them.")
     budget = call.max_tokens or caps.image_default_tokens
     budget = max(MIN_IMAGE_TOKENS, min(int(budget), caps.image_ceiling_tokens))
-    timeout_s = call.settings.timeouts.read_ms / 1000
+    read_s = call.settings.timeouts.read_ms / 1000
     try:
-        m = await asyncio.wait_for(page.evaluate(_METRICS_JS), timeout_s)
+        m = await asyncio.wait_for(page.evaluate(_METRICS_JS), read_s)
     except asyncio.TimeoutError as exc:
         raise ActionTimeout("Timed out measuring the page for a screenshot; the page may be busy.") from exc
     except Exception as exc:  # noqa: BLE001
         raise translate(exc, action="take a screenshot") from exc
     dpr = float(m["dpr"] or 1)
+    locator, clip, notes = None, None, []
     if target:
         locator = await _one_element(tab, target, call.settings)
         try:
-            await locator.scroll_into_view_if_needed(timeout=call.settings.timeouts.action_ms)
             box = await locator.bounding_box(timeout=call.settings.timeouts.action_ms)
-            m = await page.evaluate(_METRICS_JS)
         except Exception as exc:  # noqa: BLE001
             raise translate(exc, action="screenshot", target=target) from exc
         if not box or box["width"] < 1 or box["height"] < 1:
             raise SelectorError(f"{target!r} is not visible (no size on screen), so it cannot be captured.")
-        clip = {"x": box["x"] + m["sx"], "y": box["y"] + m["sy"], "width": box["width"], "height": box["height"]}
-        what, beyond = repr(target), True
+        what, css_w, css_h = repr(target), box["width"], box["height"]
     elif full:
-        clip = {"x": 0, "y": 0, "width": float(m["dw"]), "height": float(m["dh"])}
-        what, beyond = "the full page", True
+        what, css_w, css_h = "the full page", float(m["dw"]), float(m["dh"])
+        if css_h > MAX_CAPTURE_HEIGHT:
+            clip = {"x": 0, "y": 0, "width": css_w, "height": float(MAX_CAPTURE_HEIGHT)}
+            notes.append(f"the page is {css_h:,.0f} CSS px tall; only the top {MAX_CAPTURE_HEIGHT:,} are shown")
+            css_h = float(MAX_CAPTURE_HEIGHT)
     else:
-        clip = {"x": float(m["sx"]), "y": float(m["sy"]), "width": float(m["vw"]), "height": float(m["vh"])}
-        what, beyond = "the viewport", False
+        what, css_w, css_h = "the viewport", float(m["vw"]), float(m["vh"])
     max_scale = dpr if args.get("scale") == "device" else 1.0
-    css = f"{clip['width']:.0f}×{clip['height']:.0f} CSS px"
-
+    css = f"{css_w:.0f}×{css_h:.0f} CSS px"
     if filename:
-        # Full resolution, within 8,000 px a side.
         path = output_path(call.settings, filename)
-        scale = min(max_scale, images.MAX_SIDE / clip["width"], images.MAX_SIDE / clip["height"])
-        png = await _shot(page, clip, scale, beyond, timeout_s)
-        from PIL import Image
-        import io
+        big = images.plan_size(css_w, css_h, 10**12, max_scale=max_scale)
+        png = await _shot(page, locator, full=full, device=big.scale > 1, clip=clip, settings=call.settings)
+        fitted, _ = images.fit_image(png, 10**12, fmt=fmt, quality=90, source_scale=_source_scale(png, css_w),
+                                     max_scale=max_scale, max_bytes=10**12)
+        _save(path, fitted.data)
+        text = (f"Saved a screenshot of {what} ({css}) to {path}: {fitted.width}×{fitted.height} px {fmt}, "
+                f"{len(fitted.data):,} bytes.")
+        return Rendered(text, meta={"path": str(path), "width": fitted.width, "height": fitted.height,
+                                    "format": fitted.format, "bytes": len(fitted.data)}, capture=False, tab=tab.id)
 
-        img = Image.open(io.BytesIO(png))
-        data = png if fmt == "png" else images.encode_image(img, fmt, 90)
-        _save(path, data)
-        text = (f"Saved a screenshot of {what} ({css}) to {path}: {img.width}×{img.height} px {fmt}, "
-                f"{len(data):,} bytes.")
-        return Rendered(text, meta={"path": str(path), "width": img.width, "height": img.height, "format": fmt,
-                                    "bytes": len(data)}, capture=False, tab=tab.id)
-
-    plan = images.plan_size(clip["width"], clip["height"], budget, max_scale=max_scale)
-    png = await _shot(page, clip, plan.scale, beyond, timeout_s)
-    fitted, _ = images.fit_image(png, budget, fmt=fmt, source_scale=_source_scale(png, clip), max_scale=plan.scale)
-    scale = fitted.width / clip["width"]
-    notes = list(fitted.notes)
+    plan = images.plan_size(css_w, css_h, budget, max_scale=max_scale)
+    png = await _shot(page, locator, full=full, device=plan.scale > 1, clip=clip, settings=call.settings)
+    fitted, _ = images.fit_image(png, budget, fmt=fmt, source_scale=_source_scale(png, css_w), max_scale=max_scale)
+    scale = fitted.width / css_w
+    notes.extend(fitted.notes)
     if scale < READABLE_SCALE:
         ceiling = caps.image_ceiling_tokens
         notes.append(f"at scale {scale:.2f} small text is unreadable; "
@@ -232,24 +229,26 @@ async def take_screenshot(call: ToolCall) -> Rendered:
     return Rendered(text, meta=meta, capture=False, tab=tab.id, images=[(fitted.mime_type, fitted.data)])
 
 
-def _source_scale(png: bytes, clip: dict[str, float]) -> float:
+def _source_scale(png: bytes, css_width: float) -> float:
+    """Image px per CSS px of a capture ``css_width`` CSS px wide."""
     from PIL import Image
-    import io
 
     with Image.open(io.BytesIO(png)) as img:
-        return img.width / clip["width"]
+        return img.width / css_width
 
 
-async def _shot(page, clip: dict[str, float], scale: float, beyond: bool, timeout_s: float) -> bytes:
+async def _shot(page, locator, *, full: bool, device: bool, clip, settings) -> bytes:
+    timeout_ms = settings.timeouts.navigation_ms if full else settings.timeouts.read_ms
     try:
-        return await _capture(page, clip, scale, beyond, timeout_s)
+        return await asyncio.wait_for(_grab(page, locator, full=full, device=device, clip=clip,
+                                            timeout_ms=timeout_ms), timeout_ms / 1000 + 5)
     except asyncio.TimeoutError as exc:
-        raise ActionTimeout(f"Timed out after {timeout_s:.0f} s capturing the screenshot; try a smaller region "
-                            "(target) or without fullPage.") from exc
+        raise ActionTimeout(f"Timed out after {timeout_ms:.0f} ms capturing the screenshot; try a smaller "
+                            "region (target) or without fullPage.") from exc
     except BrowserCtxError:
         raise
     except Exception as exc:  # noqa: BLE001
-        raise translate(exc, action="take a screenshot") from exc
+        raise translate(exc, action="take a screenshot", timeout_ms=timeout_ms) from exc
 
 
 # -- browser_evaluate ------------------------------------------------------------------------------
@@ -454,6 +453,7 @@ async def stats(call: ToolCall) -> Rendered:
     """Render the session ledger (:class:`browser_ctx.core.ledger.Ledger`): per tool, calls, tokens
     returned, baseline and saving; totals; and the tool definitions' tokens when the server set them.
     Never launches the browser."""
+    await settle_baselines(call.session)
     ledger = call.session.ledger
     return Rendered(ledger.render(), meta=ledger.summary(), capture=False)
 
@@ -470,17 +470,29 @@ def tools_list_tokens(tools: list[Any]) -> int:
 # -- ledger baselines ---------------------------------------------------------------------------------
 
 
-async def measure_baseline(session, tool: str, args: dict[str, Any], version: str | None) -> int | None:
-    """Tokens a full ``aria_snapshot(mode="ai")`` of the current page would have cost (the ledger's baseline
-    for reads; what ``@playwright/mcp`` returns for a snapshot or a navigation).
+#: Pages with more elements than this get no measured baseline: a full ``aria_snapshot`` there costs
+#: seconds of renderer time (a 15,000-element listing: ~40 s), which would delay the next call.
+BASELINE_MAX_ELEMENTS = 3000
+
+_pending: weakref.WeakKeyDictionary[Any, set[asyncio.Future]] = weakref.WeakKeyDictionary()
+
+
+async def measure_baseline(session, tool: str, args: dict[str, Any],
+                           version: str | None) -> int | None | asyncio.Future[int | None]:
+    """Price a read for the ledger: the tokens of a full ``aria_snapshot(mode="ai")`` of the current page
+    (what ``@playwright/mcp`` returns for a snapshot or a navigation).
 
     For ``browser_snapshot`` with a ``target``, the target's snapshot (its first match) is measured.
-    Cost: one extra ``aria_snapshot`` round trip (typically 10-300 ms; bounded by a 5 s timeout)
-    plus counting its tokens, once per page state: results are cached in the ledger by tab, URL,
-    page version and target, so re-reading an unchanged page costs nothing more.
+    Cost, kept off the call's path: one element count (a few ms); then, unless the page has more than
+    :data:`BASELINE_MAX_ELEMENTS` elements, one ``aria_snapshot`` in a background task (typically
+    0.1-1 s of renderer time on an ordinary page; the very first in a browser takes a few seconds
+    more) whose token count settles the ledger when done. Results are cached by tab, URL, page version
+    and target, so re-reading an unchanged page measures nothing. ``browser_ctx_stats`` waits for
+    pending measurements (:func:`settle_baselines`).
 
     Returns:
-        The token count, or ``None`` when it could not be measured (the ledger then assumes no saving).
+        The cached token count; a task that yields it (``None`` on failure); or ``None`` when the page
+        is too large or gone (the ledger then assumes no saving).
     """
     tab = session.peek_tab()
     if tab is None:
@@ -500,37 +512,60 @@ async def measure_baseline(session, tool: str, args: dict[str, Any], version: st
         if cached is not None:
             return cached
     try:
-        if target:
-            from ..browser.reading import resolve_target
-
-            snap = await resolve_target(tab, target).first.aria_snapshot(mode="ai", timeout=5000)
-        else:
-            snap = await page.aria_snapshot(mode="ai", timeout=5000)
-    except Exception:  # noqa: BLE001 - a baseline is best-effort
+        elements = await asyncio.wait_for(page.evaluate("() => document.getElementsByTagName('*').length"), 2)
+    except Exception:  # noqa: BLE001 - busy or navigating
         return None
-    tokens = count_tokens(snap)
-    if key is not None:
-        session.ledger.remember_baseline(key, tokens)
-    return tokens
+    if elements > BASELINE_MAX_ELEMENTS:
+        return None
+
+    async def measure() -> int | None:
+        try:
+            if target:
+                from ..browser.reading import resolve_target
+
+                snap = await resolve_target(tab, target).first.aria_snapshot(mode="ai", timeout=20_000)
+            else:
+                snap = await page.aria_snapshot(mode="ai", timeout=20_000)
+        except Exception:  # noqa: BLE001 - a baseline is best-effort
+            return None
+        tokens = count_tokens(snap)
+        if key is not None:
+            session.ledger.remember_baseline(key, tokens)
+        return tokens
+
+    task = asyncio.ensure_future(measure())
+    pending = _pending.setdefault(session, set())
+    pending.add(task)
+    task.add_done_callback(pending.discard)
+    return task
+
+
+async def settle_baselines(session, timeout: float = 30.0) -> None:
+    """Wait (at most ``timeout`` seconds) for the session's background baseline measurements."""
+    pending = list(_pending.get(session, ()))
+    if pending:
+        await asyncio.wait(pending, timeout=timeout)
+    await asyncio.sleep(0)  # let the ledger's done-callbacks run
 
 
 # -- specs -----------------------------------------------------------------------------------------
+# Kept short: tools/list is paid on every turn. ``target``, ``maxTokens`` and ``offset`` are explained once,
+# in the server instructions. ``@playwright/mcp``'s ``element`` (a human-readable description for permission
+# prompts) is left out: it does nothing here.
 
-_ELEMENT = {"type": "string"}  # @playwright/mcp's human-readable element description; accepted, unused
-_FILENAME = {"type": "string", "description": "Save to this file instead (path and size returned)"}
+_STR = {"type": "string"}
 
 TOOLS = [
     ToolSpec(
         name="browser_take_screenshot",
-        description="Screenshot of the viewport, fullPage or target, scaled to fit maxTokens image tokens "
-                    "(default 1000). For actions use browser_snapshot.",
+        description="Image of the viewport, fullPage or target, fit to maxTokens image tokens (default 1000). "
+                    "filename: save full size instead.",
         properties={
-            "target": TARGET,
-            "element": _ELEMENT,
+            "target": _STR,
             "fullPage": {"type": "boolean"},
-            "type": {"type": "string", "enum": ["png", "jpeg", "webp"]},
-            "scale": {"type": "string", "enum": ["css", "device"]},
-            "filename": _FILENAME,
+            "type": {"enum": ["png", "jpeg", "webp"]},
+            "scale": {"enum": ["css", "device"]},
+            "filename": _STR,
         },
         handler=take_screenshot,
         pageable=False,
@@ -538,14 +573,9 @@ TOOLS = [
     ),
     ToolSpec(
         name="browser_evaluate",
-        description="Run a JS function in the page, or on target: () => … / (element) => …. "
-                    "Result serialised safely (cycles, nodes, huge values summarised).",
-        properties={
-            "function": {"type": "string"},
-            "target": TARGET,
-            "element": _ELEMENT,
-            "filename": _FILENAME,
-        },
+        description="Run JS () => … in the page, or (element) => … on target; result serialised safely. "
+                    "filename: save instead.",
+        properties={"function": _STR, "target": _STR, "filename": _STR},
         required=("function",),
         handler=evaluate,
         caps="debug",
@@ -553,11 +583,8 @@ TOOLS = [
     ),
     ToolSpec(
         name="browser_file_upload",
-        description="Set files on target, or on the page's only file input. Paths must be in the allowed roots.",
-        properties={
-            "paths": {"type": "array", "items": {"type": "string"}},
-            "target": TARGET,
-        },
+        description="Set files (within allowed roots) on target, or on the page's only file input.",
+        properties={"paths": {"type": "array", "items": _STR}, "target": _STR},
         required=("paths",),
         handler=file_upload,
         pageable=False,
@@ -574,7 +601,7 @@ TOOLS = [
     ),
     ToolSpec(
         name="browser_ctx_stats",
-        description="Session token ledger: per tool, calls, tokens returned vs a full snapshot, saving.",
+        description="Token ledger: per tool, tokens returned vs full snapshots.",
         properties={},
         handler=stats,
         pageable=False,
