@@ -15,6 +15,7 @@ one-line ``isError`` results, so every tool gets the same caps and metadata:
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import hashlib
 import json
@@ -106,7 +107,8 @@ class _CallInfo:
     """What the ledger needs from a call besides its result: baseline and image tokens."""
 
     def __init__(self) -> None:
-        self.baseline: int | None = None
+        #: Tokens, ``None`` (unknown), or a task measuring them in the background.
+        self.baseline: int | None | asyncio.Future[int | None] = None
         self.image_tokens = 0
 
 
@@ -135,12 +137,23 @@ def _account(session: BrowserSession, tool: str, result: types.CallToolResult, i
             if fixed + meta_tokens == guess:
                 break
             guess = fixed + meta_tokens
-    ledger.record(tool, text_tokens + meta_tokens, baseline=info.baseline, image_tokens=info.image_tokens,
-                  error=bool(result.is_error))
+    tokens = text_tokens + meta_tokens
+    baseline = info.baseline
+    if isinstance(baseline, asyncio.Future):
+        ledger.record(tool, tokens, image_tokens=info.image_tokens, error=bool(result.is_error), pending=True)
+        provisional = tokens + info.image_tokens
+
+        def settle(task: asyncio.Future[int | None]) -> None:
+            measured = None if task.cancelled() or task.exception() is not None else task.result()
+            ledger.settle(tool, provisional, measured)
+
+        baseline.add_done_callback(settle)
+    else:
+        ledger.record(tool, tokens, baseline=baseline, image_tokens=info.image_tokens, error=bool(result.is_error))
 
 
 async def _measure_baseline(session: BrowserSession, tool: str, args: dict[str, Any],
-                            version: str | None) -> int | None:
+                            version: str | None) -> int | None | asyncio.Future[int | None]:
     try:
         from .tools_extra import measure_baseline
     except ImportError:  # pragma: no cover - tools_extra not present
