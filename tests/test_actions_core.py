@@ -91,3 +91,23 @@ def test_human_size() -> None:
 def test_inline_link_refs_are_refs() -> None:
     delta = diff_renderings("text: see [Docs](e4) now", "text: see [Docs](e9) now")
     assert not delta.appeared and delta.rerendered == ["text: see [Docs](e9) now"]
+
+
+def test_dialog_policy_parse_and_defaults() -> None:
+    import pytest
+
+    from browser_ctx._errors import InvalidArgument
+    from browser_ctx.browser.dialogs import DEFAULT_POLICY, DialogCenter, DialogPolicy
+
+    assert [DEFAULT_POLICY.accepts(k) for k in ("alert", "beforeunload", "confirm", "prompt")] == \
+        [True, True, False, False]
+    p = DialogPolicy.parse("confirm=accept, alert=dismiss")
+    assert p.accepts("confirm") and not p.accepts("alert") and p.accepts("beforeunload") and not p.accepts("prompt")
+    assert all(DialogPolicy.parse("accept").accepts(k) for k in ("alert", "confirm", "prompt", "beforeunload"))
+    assert DialogPolicy.parse("default") == DEFAULT_POLICY
+    with pytest.raises(InvalidArgument):
+        DialogPolicy.parse("confirm=maybe")
+    center = DialogCenter()
+    mark = center.mark()
+    center.arm(True, "x")
+    assert center.armed == (True, "x") and center.since(mark) == []
