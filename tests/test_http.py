@@ -38,7 +38,7 @@ def test_serves_files_and_routes_on_both_hostnames(tmp_path: Path) -> None:
             status, headers, body = _get(f"http://{host}:{port}/page.html")
             assert status == 200
             assert body == b"<h1>hello fixture</h1>"
-            assert headers["Content-Type"].startswith("text/html")
+            assert headers["Content-Type"] == "text/html; charset=utf-8"
             assert headers["Cache-Control"] == "no-store"
 
             status, headers, body = _get(f"http://{host}:{port}/api/items?x=1")
@@ -82,3 +82,12 @@ def test_refuses_missing_root(tmp_path: Path) -> None:
     with pytest.raises(FileNotFoundError):
         with serve_directory(tmp_path / "absent"):
             pass
+
+
+def test_charset_can_be_left_to_sniffing(tmp_path: Path) -> None:
+    (tmp_path / "p.html").write_text("<p>x</p>", encoding="utf-8")
+    (tmp_path / "i.png").write_bytes(b"\x89PNG")
+    with serve_directory(tmp_path, charset=None) as port:
+        assert _get(f"http://127.0.0.1:{port}/p.html")[1]["Content-Type"] == "text/html"
+    with serve_directory(tmp_path) as port:
+        assert _get(f"http://127.0.0.1:{port}/i.png")[1]["Content-Type"] == "image/png"

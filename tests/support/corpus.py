@@ -26,7 +26,7 @@ from browser_ctx._http import serve_directory
 
 __all__ = [
     "REPO_ROOT", "FIRST_SENTENCE_MIN", "FIRST_SENTENCE_CHARS", "TITLE_LONG", "TITLE_PREFIX",
-    "CorpusPage", "corpus_dir", "list_pages", "first_sentence", "first_h1", "normalise",
+    "CorpusPage", "corpus_dir", "list_pages", "first_sentence", "first_h1", "document_title", "normalise",
     "strip_markdown", "title_needle", "sentence_needle", "serve_corpus", "summarise",
 ]
 
@@ -79,10 +79,10 @@ def strip_markdown(text: str) -> str:
 
 
 def _plain(text: str) -> str:
-    """The needle side of a comparison: the markup characters :func:`strip_markdown` removes also go,
-    so a literal ``*`` or ``_`` in the source does not make the comparison fail; case-folded because
-    CSS ``text-transform`` changes what the live page shows."""
-    return normalise(re.sub(r"[*_`|]", " ", text)).casefold()
+    """The needle side of a comparison, treated like the haystack (:func:`haystack`): markdown markup
+    stripped (so a literal ``*``, ``_``, ``|`` or a leading ``+ `` in the source counts the same on both
+    sides), normalised and case-folded (CSS ``text-transform`` changes what the live page shows)."""
+    return strip_markdown(text).casefold()
 
 
 def sentence_needle(sentence: str) -> str:
@@ -121,6 +121,15 @@ def first_sentence(expected_html: str) -> str | None:
     return None
 
 
+def document_title(source_html: str) -> str | None:
+    """Normalised text of the first ``<title>`` in ``<head>`` of ``source_html`` (what
+    ``document.title`` gives before scripts run), or ``None`` when absent or empty."""
+    tree = LexborHTMLParser(source_html)
+    node = tree.css_first("head > title") or tree.css_first("title")
+    text = normalise(node.text(deep=True)) if node is not None else ""
+    return text or None
+
+
 def first_h1(source_html: str) -> str | None:
     """Normalised text of the first non-empty ``<h1>`` of ``source_html``, or ``None``."""
     tree = LexborHTMLParser(source_html)
@@ -157,6 +166,17 @@ class CorpusPage:
         return first_h1(self._read("source.html") or "")
 
     @cached_property
+    def titles(self) -> tuple[str, ...]:
+        """Every acceptable title, best first: the metadata title and the document's own ``<title>``;
+        the first ``h1`` when there is neither. Readability's metadata title often comes from
+        ``og:title``/Dublin Core/Parsely tags and differs from the ``<title>`` the page shows."""
+        source = self._read("source.html") or ""
+        found = [t for t in (normalise(self.metadata.get("title") or ""), document_title(source)) if t]
+        if not found:
+            found = [t for t in (first_h1(source),) if t]
+        return tuple(dict.fromkeys(found))
+
+    @cached_property
     def first_sentence(self) -> str | None:
         """See :func:`first_sentence`; ``None`` without ``expected.html`` or a long enough ``<p>``."""
         html = self._read("expected.html")
@@ -177,8 +197,10 @@ def serve_corpus(root: Path) -> Iterator[str]:
     """Serve the corpus folder on localhost; yield the base URL (``http://127.0.0.1:PORT``, no slash).
 
     A page's URL is ``base + page.path``. Its relative sub-resources that the corpus lacks answer 404.
+    Pages are sent as ``text/html; charset=utf-8``: the corpus files are stored as UTF-8 (as the
+    original sites sent them), whatever their ``<meta charset>`` says.
     """
-    with serve_directory(root) as port:
+    with serve_directory(root, charset="utf-8") as port:
         yield f"http://127.0.0.1:{port}"
 
 
