@@ -113,3 +113,11 @@ def test_empty_and_deterministic():
     assert main_content("") == ""
     html = f"<body>{NAV}<article><p>{LEAD}</p><p>{BODY}</p></article>{FOOTER}</body>"
     assert main_content(html) == main_content(html)
+
+
+def test_small_page_keeps_all_its_text():
+    html = ("<body><h1>NOISE_HEADING</h1><p>SHORT_ONE</p><div>A line of text that is long enough</div>"
+            "<p>SHORT_TWO</p></body>")
+    text = text_of(html)
+    for word in ("NOISE_HEADING", "SHORT_ONE", "A line of text", "SHORT_TWO"):
+        assert word in text

@@ -19,7 +19,8 @@
    ``good - 0.5 × (all text - good) - 2 × boilerplate link text``; the highest score wins
    (ties go to the outermost), so a lead paragraph that sits beside the body paragraphs pulls
    the choice up to their common parent.
-4. Else ``<body>``.
+4. Else ``<body>`` (also when the page has under :data:`MIN_PAGE_GOOD` characters of good
+   text, so a small page loses nothing).
 
 Navigation landmarks inside the chosen element are removed (a Wikipedia navbox, a
 breadcrumb), unless that would leave nothing. Lengths are characters.
@@ -37,6 +38,9 @@ __all__ = ["main_content", "MIN_GOOD_CHARS"]
 MIN_GOOD_CHARS = 25
 #: Extra penalty per character of link text in blocks that are not good text (menus, TOCs).
 BAD_LINK_WEIGHT = 1.0
+#: Below this much good text on the whole page (characters), the density step is skipped
+#: and ``<body>`` is returned: a tiny page has nothing to strip safely.
+MIN_PAGE_GOOD = 300
 #: A sibling of the chosen element joins it when it has this much good text (characters)
 #: making up at least 80% of its text.
 SIBLING_MIN_CHARS = 80
@@ -213,8 +217,8 @@ def _pick(body: Node, stats: dict[int, _Stats]) -> Node:
                 return parent
         if good(top) >= 0.5 * page_good:
             return top
-    if not page_good:
-        return body
+    if page_good < MIN_PAGE_GOOD:
+        return body  # too little prose to tell content from chrome: keep everything
     best_node = body
     best_score = _score(stats[id(body)])
     for node in body.elements():
