@@ -10,17 +10,21 @@
    is at least half of the page's; when several articles each hold a comparable share (a
    list of posts), their closest common ancestor instead.
 3. Else **the densest element**, a small Readability-style score: every block's inline text
-   (text reachable without crossing another block) is *good* when it has at least 25
-   characters, less than 50% of it is link text, and it is not inside boilerplate
-   (``nav``, ``aside``, page-level ``header``/``footer``, ``form``, ARIA landmarks
-   ``navigation``/``complementary``/``banner``/``contentinfo``/``search``, or an element
-   whose class or id says comment/sidebar/footer/menu/share/related/ad and not
-   article/content/post/main). Each element scores
-   ``good - 0.5 × (all text - good) - 2 × boilerplate link text``; the highest score wins
-   (ties go to the outermost), so a lead paragraph that sits beside the body paragraphs pulls
-   the choice up to their common parent.
+   (text reachable without crossing another block) is *good* when it has at least
+   :data:`MIN_GOOD_CHARS` (25) characters, less than 50% of it is link text, and it is not
+   inside boilerplate (``nav``, ``aside``, ``form``, ARIA landmarks
+   ``navigation``/``complementary``/``banner``/``contentinfo``/``search``, or an element whose
+   class (or short id) says comment/sidebar/footer/menu/share/related/ad… and not
+   article/content/post/main…); link text of blocks that are not good is *bad*. Each element
+   scores ``good - 0.5 × (all text - good) - 1.0 × bad link text``; the highest score wins.
 4. Else ``<body>`` (also when the page has under :data:`MIN_PAGE_GOOD` characters of good
    text, so a small page loses nothing).
+
+Whatever steps 1-3 chose is then widened the way Readability does, so the article's first
+paragraph is not lost: the choice climbs to its parent while the parent scores at least as
+well, and siblings that are clearly content (at least :data:`SIBLING_MIN_CHARS` characters of
+good text making up 80% of their text, or an ``h1``/``h2``) join it; the result is then a
+``<div>`` wrapping those siblings in document order.
 
 Navigation landmarks inside the chosen element are removed (a Wikipedia navbox, a
 breadcrumb), unless that would leave nothing. Lengths are characters.
@@ -32,7 +36,7 @@ import re
 
 from .dom import BLOCK_TAGS, Node, heading_level, landmark_of, parse_html, to_html
 
-__all__ = ["main_content", "MIN_GOOD_CHARS"]
+__all__ = ["main_content", "MIN_GOOD_CHARS", "MIN_PAGE_GOOD", "SIBLING_MIN_CHARS", "BAD_LINK_WEIGHT"]
 
 #: A block's inline text shorter than this (characters) is never "good" text.
 MIN_GOOD_CHARS = 25
