@@ -153,7 +153,7 @@ def plan_size(css_width: float, css_height: float, budget: int, *, max_scale: fl
         raise ValueError(f"region must be positive, got {css_width}x{css_height} CSS px")
     if budget < 1 or max_scale <= 0:
         raise ValueError("budget and max_scale must be positive")
-    full_w = max(1, round(css_width * max_scale))
+    full_w = max(1, math.floor(css_width * max_scale + 1e-6))
 
     def fits(w: int, h: int) -> bool:
         return w <= max_side and h <= max_side and estimate_tokens(w, h) <= budget
@@ -193,9 +193,10 @@ def plan_size(css_width: float, css_height: float, budget: int, *, max_scale: fl
         return SizePlan(best, h, best / css_width, css_height, False, estimate_tokens(best, h))
     # Not even one pixel column fits: the smallest image with the right aspect ratio.
     w = 1
-    h = min(max_side, _height_for(1, css_width, css_height))
-    return SizePlan(w, h, w / css_width, min(css_height, h * css_width), h * css_width < css_height,
-                    estimate_tokens(w, h))
+    natural = _height_for(1, css_width, css_height)
+    h = min(max_side, natural)
+    cropped = natural > max_side
+    return SizePlan(w, h, w / css_width, h * css_width if cropped else css_height, cropped, estimate_tokens(w, h))
 
 
 @dataclass(frozen=True)
