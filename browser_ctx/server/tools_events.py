@@ -458,7 +458,7 @@ TOOLS: list[ToolSpec] = [
                      "repeated calls to one endpoint folded. Returns cursor: pass it as since to get only new ones."),
         properties={
             "filter": {"type": "string", "description": "Regex the URL must match"},
-            "status": {"type": "string", "description": "e.g. 404, 4xx, >=400, 500-599 (comma = or)"},
+            "status": {"type": ["string", "integer"], "description": "e.g. 404, 4xx, >=400, 500-599 (comma = or)"},
             "failed": {"type": "boolean", "description": "Only network failures and HTTP errors"},
             "resourceTypes": {"type": "array", "items": {"type": "string"},
                               "description": "e.g. [\"fetch\",\"xhr\",\"document\",\"websocket\"]"},
