@@ -887,7 +887,7 @@ async def verify(tab: Tab, args: dict[str, Any], settings: Settings) -> str:
     page when no target, contains this visible text; case-sensitive for a target, case-insensitive on
     the page), ``visible``/``hidden`` (bool), ``count`` (matches), ``value`` (a field's exact value),
     ``checked``, ``enabled`` (bool), ``url``/``title`` (the page's URL/title contains this),
-    ``timeout`` (ms, default 5,000). A target with no other check means ``visible: true``.
+    ``timeout`` (ms, default the action timeout, 5,000; clamped to 0-60,000). A target with no other check means ``visible: true``.
 
     Returns:
         ``"PASS"``, or ``"FAIL: expected …, got …"`` for the first failing check, with the element's
@@ -903,7 +903,7 @@ async def verify(tab: Tab, args: dict[str, Any], settings: Settings) -> str:
     from . import extract
 
     page = tab.page
-    timeout = float(args.get("timeout", settings.timeouts.action_ms))
+    timeout = min(max(0.0, float(args.get("timeout", settings.timeouts.action_ms))), 60_000.0)
     target = (args.get("target") or "").strip() or None
     keys = ("text", "visible", "hidden", "count", "value", "checked", "enabled")
     if target and not any(k in args for k in keys):

@@ -257,7 +257,7 @@ async def wait_for(call: ToolCall) -> Rendered:
         raise InvalidArgument("state needs a target.")
     if not conds and a.get("time") is None:
         raise InvalidArgument("Pass time (seconds), text, textGone or target.")
-    seconds = min(float(a.get("time") or (WAIT_DEFAULT_S if conds else 0)), WAIT_MAX_S)
+    seconds = min(max(0.0, float(a.get("time") or (WAIT_DEFAULT_S if conds else 0))), WAIT_MAX_S)
     timeout_ms = seconds * 1000
     waited: list[str] = []
 
