@@ -129,3 +129,14 @@ async def test_flood_and_network_pages_through_stdio(site):
         again = await c.ok("browser_network_requests", since=cursor)
         assert "no requests" in again
         print(f"\ndefault-call tokens: console flood {flood_tokens}, network-heavy {net_tokens}")
+
+
+async def test_secret_in_a_page_url_is_scrubbed_from_every_part_of_the_result(site):
+    """A token in the URL the agent navigates to is redacted by name on capture and then scrubbed from
+    every later result, structured content included (the page card's ``url`` field)."""
+    async with mcp_session() as s:
+        c = Client(s)
+        await c.ok("browser_network_requests")
+        await c.ok("browser_navigate", url=f"{site}/events/cyclic.html?access_token=SECRET_Q")
+        assert "access_token=[redacted 8 chars]" in await c.ok("browser_network_requests")
+        assert "SECRET_Q" not in await c.ok("browser_text")

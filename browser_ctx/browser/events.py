@@ -286,7 +286,7 @@ class EventCapture:
         entry.route = relative_url(section.route, section.url) if section.route else None
         held = self.console.add(entry, time.time())
         self._stats[section.id]["items"] += 1
-        if held.level == "error":
+        if held.level == "error" and not (held.kind == "browser" and _is_favicon(held.source or "")):
             self._stats[section.id]["consoleErrors"] += 1
 
     def _on_console(self, p: dict[str, Any]) -> None:
@@ -323,6 +323,8 @@ class EventCapture:
         return rec
 
     def _count_failed(self, rec: RequestRecord) -> None:
+        if rec.resource_type == "other" and _is_favicon(rec.url):
+            return  # the browser's own favicon fetch is not the page's failure
         if rec.failed and rec.index not in self._counted_failed:
             self._counted_failed.add(rec.index)
             stats = self._stats.get(rec.section)
@@ -500,7 +502,9 @@ class EventCapture:
 
     def load_summary(self) -> dict[str, int]:
         """Return ``{"consoleErrors": n, "failedRequests": m}`` since the last full navigation started
-        (console errors count every occurrence, repeats included)."""
+        (console errors count every occurrence, repeats included; the browser's own ``/favicon.ico``
+        fetch and its "Failed to load resource" message are not counted). ``await sync()`` first for
+        figures that include every event the browser has already sent."""
         stats = self._stats.get(self.current_section.id) or {}
         return {"consoleErrors": stats.get("consoleErrors", 0), "failedRequests": stats.get("failedRequests", 0)}
 
@@ -595,6 +599,10 @@ class EventCapture:
             return Body(rec.post_data, full_bytes=rec.post_length,
                         missing=f"only the first {len(rec.post_data)} characters were kept")
         return Body(None, missing="the browser no longer holds the request body")
+
+
+def _is_favicon(url: str) -> bool:
+    return url.split("?", 1)[0].split("#", 1)[0].endswith("/favicon.ico")
 
 
 def _merge(into: dict[str, str], new: dict[str, str]) -> None:
