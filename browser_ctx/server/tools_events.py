@@ -85,7 +85,7 @@ async def _events(call: ToolCall) -> tuple[EventCapture, Any]:
         await tab.events.start()  # idempotent: waits if the capture is still attaching
     except Exception:  # noqa: BLE001 - a capture that could not start still has its (empty) buffers
         pass
-    await tab.events.sync()  # events the browser already sent are in the buffers
+    await tab.events.sync(timeout=1.0)  # events the browser already sent are in the buffers
     return tab.events, tab
 
 
