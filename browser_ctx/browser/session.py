@@ -290,6 +290,9 @@ class BrowserSession:
             await events.start()
         except Exception as exc:  # noqa: BLE001 - a tab that closed at once
             log.debug("event capture failed to start on tab %s: %s", tab.id, exc)
+        from .actions import attach
+
+        await attach(self, page)  # dialog policy from the first load on; never raises
         return tab
 
     def _forget(self, tab: Tab) -> None:

@@ -44,7 +44,8 @@ INSTRUCTIONS = (
     "browser-ctx drives a real browser. Every result is capped at maxTokens (o200k tokens, default 2000, "
     "max 8000). A cut result has truncated=true and nextOffset: call the same tool with the same arguments "
     "and offset=nextOffset to read on (characters). target = a ref from browser_snapshot (e.g. e12) or a "
-    "Playwright selector (CSS, text=, role=, data-testid=). Hidden text and secrets are never shown."
+    "Playwright selector (CSS, text=, role=, data-testid=). Actions return what changed (URL, dialogs, tabs, "
+    "downloads, errors, DOM delta), not a snapshot. Hidden text and secrets are never shown."
 )
 
 
