@@ -89,7 +89,7 @@ async def text(call: ToolCall) -> Rendered:
     links = bool(call.args.get("links", False))
 
     def render(html: str) -> str:
-        return render_markdown(html, links=links) if fmt == "markdown" else render_text(html)
+        return render_markdown(html, links=links, url=tab.page.url) if fmt == "markdown" else render_text(html)
 
     target = call.args.get("target")
     if target:
