@@ -1,7 +1,7 @@
 """Memory under a console flood: peak RSS of the server and of its Playwright driver.
 
 For each message count (1,000 and 100,000 by default) this starts a fresh ``browser-ctx serve``
-(stdio, through the mcp SDK client), opens ``fixtures/events/flood.html?n=N&defer=1`` from a local
+(stdio, through the mcp SDK client), opens ``fixtures/events/flood.html?n=N&defer=3000`` from a local
 fixtures server, waits until the server's console capture has folded all N warnings (polling
 ``browser_console_messages`` until it reports ``×N``), then reads from ``/proc``:
 
@@ -72,7 +72,7 @@ async def run_one(base: str, n: int, timeout_s: float) -> dict[str, float]:
     """Flood one fresh server with ``n`` messages; return RSS figures (MB) and the call's tokens."""
     async with mcp_session() as s:
         await s.call_tool("browser_console_messages", {})  # opens the tab and waits for its capture
-        nav = await s.call_tool("browser_navigate", {"url": f"{base}/events/flood.html?n={n}&defer=1"})
+        nav = await s.call_tool("browser_navigate", {"url": f"{base}/events/flood.html?n={n}&defer=3000"})
         if nav.is_error:
             raise RuntimeError(result_text(nav))
         start = time.monotonic()

@@ -110,7 +110,7 @@ async def test_flood_and_network_pages_through_stdio(site):
     async with mcp_session() as s:
         c = Client(s)
         await c.ok("browser_console_messages")
-        nav = await c.call("browser_navigate", url=f"{site}/events/flood.html?defer=1")
+        nav = await c.call("browser_navigate", url=f"{site}/events/flood.html?defer=3000")
         assert not nav.is_error, result_text(nav)
         await until(c, "browser_console_messages", {"level": "warning"}, "×20000 Slow frame")
         res = await c.call("browser_console_messages")
