@@ -106,8 +106,9 @@ def list_resources(session: BrowserSession, per_tab: int = PER_TAB) -> types.Lis
     """
     resources: list[types.Resource] = []
     for tab in session.tabs:
-        for key, capture in reversed(list(tab.captures.items())[-per_tab:]):
-            uri = capture_uri(session, tab, capture)
+        kept = list(tab.captures.items())
+        uris = [capture_uri(session, tab, c) for _, c in kept]  # numbered oldest first
+        for (key, capture), uri in reversed(list(zip(kept, uris))[-per_tab:]):
             tool, args = _describe(key)
             n = uri.rsplit("/", 1)[1]
             resources.append(types.Resource(
