@@ -120,7 +120,9 @@ class FrameIds:
         return None
 
     def _forget_detached(self) -> None:
-        for frame in [f for f in self._marked if f.is_detached()]:
+        """Drop bookkeeping for frames that are gone (their ids are never handed out again)."""
+        for frame in [f for f in self._ids if f.is_detached()]:
+            del self._ids[frame]
             self._marked.discard(frame)
             self._ref_high.pop(frame, None)
 
