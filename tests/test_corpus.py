@@ -1,7 +1,7 @@
 """Corpus check: the real server, through the real MCP stdio client, on the readability corpus.
 
 Runs when ``../shared/corpus/readability`` (see :func:`tests.support.corpus.corpus_dir`) exists; the
-whole module is skipped, with the reason, when it does not. All 130 pages are served from localhost
+corpus tests are skipped, with the reason, when it does not (the helper tests at the end always run). All 130 pages are served from localhost
 and the server runs with ``--offline-external``, so the saved pages' external hosts fail fast.
 
 One ``browser-ctx serve`` session handles every page (start-up is slow): ``browser_navigate``,
@@ -27,6 +27,8 @@ from tests.support.client import mcp_session, result_text, result_tokens
 from tests.support.corpus import (
     CorpusPage,
     corpus_dir,
+    first_sentence,
+    strip_markdown,
     haystack,
     list_pages,
     sentence_needle,
@@ -36,7 +38,7 @@ from tests.support.corpus import (
 )
 
 CORPUS = corpus_dir()
-pytestmark = pytest.mark.skipif(
+needs_corpus = pytest.mark.skipif(
     CORPUS is None, reason="readability corpus not found at ../shared/corpus/readability (or $BROWSER_CTX_CORPUS)"
 )
 
@@ -254,15 +256,18 @@ def corpus_run(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     return {"records": records, "aria": aria, "report": report}
 
 
+@needs_corpus
 def test_corpus_has_all_pages(corpus_run: dict[str, Any]) -> None:
     assert len(corpus_run["records"]) == len(list_pages(CORPUS)) >= 100
 
 
+@needs_corpus
 def test_no_tool_errors(corpus_run: dict[str, Any]) -> None:
     failing = {r["name"]: r["errors"] for r in corpus_run["records"] if r["errors"]}
     assert not failing, f"{len(failing)} pages had tool errors: {json.dumps(failing, indent=1)[:4000]}"
 
 
+@needs_corpus
 def test_every_result_within_default_cap(corpus_run: dict[str, Any]) -> None:
     over = {}
     for r in corpus_run["records"]:
@@ -275,6 +280,7 @@ def test_every_result_within_default_cap(corpus_run: dict[str, Any]) -> None:
     assert not over, f"results over {DEFAULT_CAP} tokens or without truncation metadata: {over}"
 
 
+@needs_corpus
 def test_snapshot_shows_title(corpus_run: dict[str, Any]) -> None:
     checked = [r for r in corpus_run["records"] if r["title_found"] is not None]
     missing = {r["name"]: r["titles"] for r in checked if not r["title_found"]}
@@ -282,6 +288,7 @@ def test_snapshot_shows_title(corpus_run: dict[str, Any]) -> None:
     assert not missing, f"browser_snapshot lacks the title on {len(missing)}/{len(checked)} pages: {missing}"
 
 
+@needs_corpus
 def test_text_has_first_sentence_on_90_percent(corpus_run: dict[str, Any]) -> None:
     checked = [r for r in corpus_run["records"] if r["sentence_found"] is not None]
     found = sum(r["sentence_found"] for r in checked)
@@ -292,7 +299,27 @@ def test_text_has_first_sentence_on_90_percent(corpus_run: dict[str, Any]) -> No
     )
 
 
+@needs_corpus
 def test_aria_snapshot_measured(corpus_run: dict[str, Any]) -> None:
     aria = corpus_run["aria"]
     measured = [a for a in aria.values() if a["tokens"] is not None]
     assert len(measured) >= 0.95 * len(corpus_run["records"]), corpus_run["report"]["failing"]["aria_errors"]
+
+
+# --- the comparison helpers themselves (no corpus, no browser) ---
+
+
+def test_first_sentence_rule() -> None:
+    html = ("<p>Too short.</p><p>  Line one<br>line two <a href='x'>linked</a>, <script>no()</script>then a tail "
+            "long enough to pass sixty characters.</p><p>Another long paragraph that comes second and is ignored.</p>")
+    assert first_sentence(html) == "Line one line two linked, then a tail long enough to pass si"
+    assert first_sentence("<p>short</p><div>" + "x" * 100 + "</div>") is None
+
+
+def test_strip_markdown_and_needles() -> None:
+    md = "# Title\n\n> A *quoted* `bit` with [a link](http://127.0.0.1/x?a=(b)) and __bold__\n\n- item one\n1. first\n| a | b |\n|---|---|"
+    assert strip_markdown(md) == "Title A quoted bit with a link and bold item one first a b"
+    assert sentence_needle("Hello   WORLD_x *y*") in haystack("hello world x\n\ny and more")
+    assert sentence_needle("Something absent entirely") not in haystack("hello world")
+    long_title = "A very long title " * 10
+    assert title_needle(long_title) == sentence_needle(long_title[:40].rstrip())

@@ -167,13 +167,12 @@ class CorpusPage:
 
     @cached_property
     def titles(self) -> tuple[str, ...]:
-        """Every acceptable title, best first: the metadata title and the document's own ``<title>``;
-        the first ``h1`` when there is neither. Readability's metadata title often comes from
-        ``og:title``/Dublin Core/Parsely tags and differs from the ``<title>`` the page shows."""
+        """Every acceptable title, best first: the metadata title, then the document's own ``<title>``
+        or, when the document has none, its first ``h1``. Readability's metadata title often comes
+        from ``og:title``/Dublin Core/Parsely tags and differs from the title the page shows."""
         source = self._read("source.html") or ""
-        found = [t for t in (normalise(self.metadata.get("title") or ""), document_title(source)) if t]
-        if not found:
-            found = [t for t in (first_h1(source),) if t]
+        shown = document_title(source) or first_h1(source)
+        found = [t for t in (normalise(self.metadata.get("title") or ""), shown) if t]
         return tuple(dict.fromkeys(found))
 
     @cached_property
