@@ -85,8 +85,8 @@ def create_server(settings: Settings | None = None, *, caps: tuple[str, ...] = (
         settings: server settings (defaults: :class:`Settings()`).
         caps: tool sets to enable (see :data:`CAPS_SETS`).
         evaluate: include ``browser_evaluate`` (``--no-evaluate`` turns it off).
-        pool: for transports with many client sessions (HTTP): an async context manager with
-            ``async session_for(ctx) -> BrowserSession`` that picks the browser session of the
+        pool: for transports with many client sessions (HTTP): an object with ``async __aenter__()``,
+            ``async aclose()`` and ``async session_for(ctx) -> BrowserSession`` that picks the browser session of the
             request's client (see :class:`browser_ctx.server.http.SessionPool`). Default ``None``:
             one session for the whole server (stdio).
 
