@@ -15,6 +15,7 @@ import logging
 from collections.abc import AsyncIterator
 from typing import Any
 
+import anyio
 import mcp_types as types
 from mcp.server.lowlevel import Server
 
@@ -105,12 +106,22 @@ def create_server(settings: Settings | None = None, *, caps: tuple[str, ...] = (
 
     @contextlib.asynccontextmanager
     async def lifespan(_server: Server[Any]) -> AsyncIterator[Any]:
+        # Closing is shielded: on SIGTERM/SIGINT the server task is cancelled, and an unshielded close would be
+        # cancelled at its first await, leaving Chromium running.
         if pool is not None:
-            async with pool:
+            await pool.__aenter__()
+            try:
                 yield pool
+            finally:
+                with anyio.CancelScope(shield=True):
+                    await pool.aclose()
             return
-        async with BrowserSession(settings) as session:
+        session = BrowserSession(settings)
+        try:
             yield session
+        finally:
+            with anyio.CancelScope(shield=True):
+                await session.close()
 
     async def on_list_tools(ctx: Any, params: types.PaginatedRequestParams | None) -> types.ListToolsResult:
         return types.ListToolsResult(tools=listed)
