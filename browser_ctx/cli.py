@@ -234,12 +234,26 @@ async def _serve(args: argparse.Namespace) -> None:
                            evaluate=not args.no_evaluate)
     task = asyncio.current_task()
     loop = asyncio.get_running_loop()
+    signalled: list[int] = []
+
+    def on_signal(sig: int) -> None:
+        signalled.append(sig)
+        task.cancel()
+
     for sig in (signal.SIGTERM, signal.SIGINT):
         with contextlib.suppress(NotImplementedError, RuntimeError):
-            loop.add_signal_handler(sig, task.cancel)
+            loop.add_signal_handler(sig, on_signal, sig)
     async with stdio_server() as (read, write):
         with contextlib.suppress(asyncio.CancelledError):
             await server.run(read, write, server.create_initialization_options())
+        if signalled:
+            # The browser is closed by now (the lifespan closes it, shielded). The SDK's stdin reader is blocked
+            # in a thread's read() that cannot be cancelled, so leaving stdio_server would wait for input that
+            # may never come (the client still holds the pipe): exit here instead.
+            logging.shutdown()
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os._exit(0)
 
 
 async def run_once(settings: Settings, calls: list[tuple[str, dict[str, Any]]]) -> list[Any]:
