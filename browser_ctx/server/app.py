@@ -44,9 +44,11 @@ CAPS_SETS: dict[str, tuple[str, ...]] = {
 INSTRUCTIONS = (
     "browser-ctx drives a real browser. Every result is capped at maxTokens (o200k tokens, default 2000, "
     "max 8000). A cut result has truncated=true and nextOffset: call the same tool with the same arguments "
-    "and offset=nextOffset to read on (characters). target = a ref from browser_snapshot (e.g. e12) or a "
+    "and offset=nextOffset to read on (characters). A repeated read of an unchanged page answers "
+    "'Unchanged since <fingerprint>'; force=true re-sends it. target = a ref from browser_snapshot (e.g. e12) or a "
     "Playwright selector (CSS, text=, role=, data-testid=). Actions return what changed (URL, dialogs, tabs, "
-    "downloads, errors, DOM delta), not a snapshot. Hidden text and secrets are never shown."
+    "downloads, errors, DOM delta), not a snapshot. Console and network listings return a cursor: pass it "
+    "as since to get only what is new; limit caps the lines. Hidden text and secrets are never shown."
 )
 
 
@@ -100,7 +102,8 @@ def create_server(settings: Settings | None = None, *, caps: tuple[str, ...] = (
     tools = {t.name: t for t in select_tools(caps, evaluate=evaluate)}
     listed = [
         types.Tool(name=t.name, description=t.description, input_schema=t.input_schema(),
-                   annotations=types.ToolAnnotations(read_only_hint=t.read_only))
+                   # readOnlyHint defaults to false, so only read-only tools need to say it
+                   annotations=types.ToolAnnotations(read_only_hint=True) if t.read_only else None)
         for t in tools.values()
     ]
 

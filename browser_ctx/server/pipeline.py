@@ -67,7 +67,7 @@ def validate_arguments(spec: ToolSpec, arguments: dict[str, Any] | None) -> dict
         InvalidArgument: naming the first offending parameter and what it must be.
     """
     args = dict(arguments or {})
-    validator = jsonschema.Draft202012Validator(spec.input_schema())
+    validator = jsonschema.Draft202012Validator(spec.input_schema(strict=True))
     errors = sorted(validator.iter_errors(args), key=lambda e: len(list(e.absolute_path)))
     if errors:
         raise InvalidArgument(f"Invalid arguments for {spec.name}: {_describe(errors[0])}.")

@@ -28,7 +28,7 @@ MAX_TOKENS: dict[str, Any] = {"type": "integer", "minimum": 1}
 #: Schema of the ``offset`` parameter every cuttable tool takes (characters).
 OFFSET: dict[str, Any] = {"type": "integer", "minimum": 0}
 #: Schema of ``force``: re-send a result even if unchanged since the last identical call.
-FORCE: dict[str, Any] = {"type": "boolean", "description": "Re-send even if unchanged"}
+FORCE: dict[str, Any] = {"type": "boolean"}  # described once, in the server instructions
 #: Schema of a ``target`` parameter: a ref or a Playwright selector.
 TARGET: dict[str, Any] = {"type": "string"}  # described once, in the server instructions
 
@@ -112,15 +112,23 @@ class ToolSpec:
     read_only: bool = True
     fingerprinted: bool = False
 
-    def input_schema(self) -> dict[str, Any]:
-        """Return the JSON schema of the tool's arguments, with ``maxTokens``/``offset`` added."""
+    def input_schema(self, *, strict: bool = False) -> dict[str, Any]:
+        """Return the JSON schema of the tool's arguments, with ``maxTokens``/``offset``/``force`` added.
+
+        The published schema (``strict=False``, sent in ``tools/list``) leaves out what only
+        validation needs, since the model pays for every token of it on every turn; calls are
+        validated against ``strict=True``, which also rejects unknown parameters and negative
+        ``maxTokens``/``offset``.
+        """
         props = dict(self.properties)
-        props["maxTokens"] = MAX_TOKENS
+        props["maxTokens"] = MAX_TOKENS if strict else {"type": "integer"}
         if self.pageable:
-            props["offset"] = OFFSET
+            props["offset"] = OFFSET if strict else {"type": "integer"}
         if self.fingerprinted:
             props["force"] = FORCE
-        schema: dict[str, Any] = {"type": "object", "properties": props, "additionalProperties": False}
+        schema: dict[str, Any] = {"type": "object", "properties": props}
+        if strict:
+            schema["additionalProperties"] = False
         if self.required:
             schema["required"] = list(self.required)
         return schema

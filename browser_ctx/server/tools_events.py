@@ -34,9 +34,10 @@ RESOURCE_TYPES = ("document", "stylesheet", "image", "media", "font", "script", 
                   "prefetch", "eventsource", "websocket", "manifest", "signedexchange", "ping",
                   "cspviolationreport", "preflight", "other")
 
-_SINCE = {"type": "integer", "minimum": 0, "description": "Cursor from the previous call: only what is new since"}
-_LIMIT = {"type": "integer", "minimum": 1, "description": "Most lines to return"}
-_ALL = {"type": "boolean", "description": "Include earlier pages of this tab, not just the current one (default false)"}
+# since/limit are described once, in the server instructions; all in each tool's description.
+_SINCE = {"type": "integer", "minimum": 0}
+_LIMIT = {"type": "integer", "minimum": 1}
+_ALL = {"type": "boolean"}
 
 
 def _max_tokens(call: ToolCall) -> int:
@@ -439,8 +440,8 @@ def _cut(text: str, chars: int) -> str:
 TOOLS: list[ToolSpec] = [
     ToolSpec(
         name="browser_console_messages",
-        description=("Console messages and uncaught errors of the current tab, errors first, repeats folded "
-                     "(×N), long messages and stacks cut. Returns cursor: pass it as since to get only new ones."),
+        description=("Console messages and uncaught errors of the current tab: errors first, repeats folded "
+                     "(×N), long messages and stacks cut. all: earlier pages of the tab too."),
         properties={
             "level": {"type": "string", "enum": list(LEVELS), "default": "info",
                       "description": "Least severe level returned; each includes the more severe ones"},
@@ -455,7 +456,7 @@ TOOLS: list[ToolSpec] = [
     ToolSpec(
         name="browser_network_requests",
         description=("Requests of the current tab, one line each (#index, method, URL, status, type, size, ms); "
-                     "repeated calls to one endpoint folded. Returns cursor: pass it as since to get only new ones."),
+                     "repeated calls to one endpoint folded. all: earlier pages of the tab too."),
         properties={
             "filter": {"type": "string", "description": "Regex the URL must match"},
             "status": {"type": ["string", "integer"], "description": "e.g. 404, 4xx, >=400, 500-599 (comma = or)"},
