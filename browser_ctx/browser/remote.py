@@ -18,6 +18,16 @@ it notices on its next call (``BrowserSession`` marks itself lost), which reconn
 ``LaunchSettings.connect_timeout_ms`` each (default 10,000 ms), with exponential backoff between
 them (0.25 s, 0.5 s, 1 s, …). If every attempt fails the call gets one
 :class:`~browser_ctx.BrowserLaunchError` line naming the endpoint, and the next call tries again.
+The first call that succeeds afterwards carries a note saying the connection was lost and restored.
+
+Scale-out: run the browsers as a pool of Playwright servers (``npx playwright run-server --port P`` or
+``python -m playwright run-server --port P`` on each browser host; with ``--unsafe`` a client may send
+``x-playwright-launch-options`` through ``--remote-header``), or Browserless / a Selenium Grid 4 node
+over CDP, and start N ``browser-ctx serve --transport http --ws-endpoint ws://host:P/`` servers behind
+a load balancer that keeps an MCP session on one server (route on the ``Mcp-Session-Id`` header).
+Each client session gets its own context in that server's remote browser, so sessions never see each
+other's cookies, storage or tabs; a browser host that dies costs only its sessions' pages, and their
+next calls reconnect (to the same endpoint, which the pool's supervisor restarts).
 """
 
 from __future__ import annotations
