@@ -191,3 +191,18 @@ async def test_unreachable_endpoint_is_one_line():
         assert f"Could not connect to the browser at http://127.0.0.1:{port}" in err and "4 attempts" in err, err
         print(f"\nunreachable CDP endpoint: one-line error after {took:.2f} s")
         await asyncio.sleep(0)
+
+
+async def test_http_sessions_share_one_remote_browser(fault_site: str):
+    """Several HTTP clients, one remote browser: each client gets its own context in it (N servers can share a
+    pool of browser servers the same way)."""
+    from tests.test_http_transport import TOKEN, _as_client, health, http_server, wait_health
+
+    with playwright_server() as (_server, endpoint):
+        async with http_server("--ws-endpoint", endpoint, "--remote-header", launch_options_header(),
+                               "--auth-token", TOKEN) as server:
+            alpha, bravo = await asyncio.gather(_as_client(server.url, fault_site, "alpha", 4),
+                                                _as_client(server.url, fault_site, "bravo", 4))
+            assert all("I am alpha" in t for t in alpha) and all("I am bravo" in t for t in bravo), (alpha, bravo)
+            await wait_health(server, lambda h: h["sessions"] == 0 and h["contexts"] == 0, "after the clients left")
+            assert (await health(server))["browser"] == "up"
