@@ -20,6 +20,7 @@ import mcp_types as types
 from mcp.server.lowlevel import Server
 
 from .. import __version__
+from .._errors import BrowserCtxError
 from ..browser.session import BrowserSession
 from ..settings import Settings
 from .pipeline import call_tool, error_result
@@ -135,7 +136,10 @@ def create_server(settings: Settings | None = None, *, caps: tuple[str, ...] = (
             return error_result(f"Unknown tool {params.name!r}; call tools/list for the available tools.")
         session: BrowserSession = ctx.lifespan_context
         if pool is not None:
-            session = await pool.session_for(ctx)
+            try:
+                session = await pool.session_for(ctx)
+            except BrowserCtxError as exc:  # shutting down
+                return error_result(str(exc))
         limit = settings.timeouts.call_ms
         try:
             return await asyncio.wait_for(call_tool(spec, params.arguments, session, settings), limit / 1000)
