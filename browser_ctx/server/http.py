@@ -23,7 +23,8 @@ no session id (stateless clients) use the shared session.
 Idle timeout (``--idle-timeout``, default :data:`DEFAULT_IDLE_TIMEOUT_S` = 1,800 s): a client's
 browser session with no tool call for that long is closed and its context freed (checked every
 ``min(timeout/4, 30)`` s); if the client calls again it gets a fresh context and the result says so.
-The SDK also ends MCP sessions with no request in flight for that long (a client that vanished).
+The SDK also ends MCP sessions with no request in flight (a client that vanished) after
+``max(2 × timeout, timeout + 60)`` s (:func:`sdk_idle_timeout`); an open GET stream counts as in flight.
 The shared session of ``--shared-context`` is never closed for idleness.
 
 Shutdown (SIGTERM, SIGINT): open requests get up to :data:`GRACEFUL_SHUTDOWN_S` seconds, then every
@@ -90,6 +91,11 @@ class HttpOptions:
     auth_token: str | None = None
     shared_context: bool = False
     idle_timeout: float = DEFAULT_IDLE_TIMEOUT_S
+
+
+def sdk_idle_timeout(idle_timeout: float) -> float:
+    """Seconds after which the SDK drops an MCP session with no request in flight: ``max(2 × idle, idle + 60)``."""
+    return max(2 * idle_timeout, idle_timeout + 60)
 
 
 def check_bind(options: HttpOptions) -> None:
@@ -341,7 +347,9 @@ def build_app(settings: Settings, options: HttpOptions, *, caps: tuple[str, ...]
         security = TransportSecuritySettings(enable_dns_rebinding_protection=False)
     app: ASGIApp = server.streamable_http_app(
         streamable_http_path=MCP_PATH,
-        session_idle_timeout=options.idle_timeout,
+        # The SDK ends MCP sessions with no request in flight (a vanished client) a while after ours expire,
+        # so a client that comes back after our timeout still finds its session and gets a fresh context.
+        session_idle_timeout=sdk_idle_timeout(options.idle_timeout),
         host=options.host,
         transport_security=security,
         custom_starlette_routes=[Route("/healthz", healthz, methods=["GET"])],
