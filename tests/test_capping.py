@@ -88,3 +88,17 @@ def test_extra_meta_counts_against_budget():
 def test_offset_past_end_returns_empty_complete_page():
     c = cap("short", max_tokens=100, max_chars=100, offset=999)
     assert c.text == "" and not c.truncated and c.offset == 5
+
+
+def test_cut_inside_multibyte_tokens_reads_on():
+    # CJK text: o200k tokens can end in the middle of a character's UTF-8 bytes.
+    text = "".join(f"第{i}段。这是一个很长的中文句子，用来测试按字符截断的行为，不会在字符中间截断。" for i in range(150))
+    offset, seen = 0, []
+    for _ in range(400):
+        c = cap(text, max_tokens=300, max_chars=40000, offset=offset)
+        assert total_tokens(c) <= 300
+        seen.append(text[offset: c.next_offset if c.truncated else len(text)])
+        if not c.truncated:
+            break
+        offset = c.next_offset
+    assert "".join(seen) == text

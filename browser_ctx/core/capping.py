@@ -141,9 +141,10 @@ def cap(
     enc = encoding()
     tokens = enc.encode(window, disallowed_special=())
     if len(tokens) > body_tokens:
-        # Character offset where token number `body_tokens` starts.
-        _, starts = enc.decode_with_offsets(tokens[: body_tokens + 1])
-        end_in_window = starts[body_tokens] if body_tokens < len(starts) else len(window)
+        # Characters covered by the first `body_tokens` tokens. Tokens are byte sequences and may
+        # split a multi-byte character, so count bytes and keep only whole characters.
+        byte_end = sum(len(b) for b in enc.decode_tokens_bytes(tokens[:body_tokens]))
+        end_in_window = len(window.encode("utf-8", "surrogatepass")[:byte_end].decode("utf-8", "ignore"))
     else:
         end_in_window = len(window)
     end = _clean_cut(text, offset, offset + end_in_window)
