@@ -42,6 +42,8 @@ __all__ = [
 #: URLs longer than this many characters are shortened in listings (the full URL is in
 #: ``browser_network_request``).
 URL_CHARS = 120
+#: ``max_chars`` at or above this shows the whole URL (nothing shortened or dropped).
+FULL_URL = 10_000
 #: Resource types hidden from listings when they succeeded, unless ``static=true``.
 STATIC_TYPES = frozenset({"image", "font", "stylesheet", "script", "media", "manifest", "texttrack", "other",
                           "ping", "cspviolationreport", "prefetch", "signedexchange"})
@@ -49,9 +51,9 @@ STATIC_TYPES = frozenset({"image", "font", "stylesheet", "script", "media", "man
 LAST_FRAMES = 3
 _FRAME_CHARS = 120
 
-try:  # the shared URL shortener, when another module has provided it
-    from .urls import shorten_url as _shared_shorten  # type: ignore[attr-defined]
-except ImportError:  # pragma: no cover - depends on what else is installed
+try:  # the shared URL shortener (core/urls.py)
+    from .urls import shorten_url as _shared_shorten
+except ImportError:  # pragma: no cover - a build without it
     _shared_shorten = None
 
 
@@ -326,16 +328,22 @@ def _local_shorten(url: str, max_chars: int) -> str:
 
 def shorten_url(url: str, base: str | None = None, max_chars: int = URL_CHARS) -> str:
     """Return ``url`` relative to ``base``'s origin when same-origin, cut to ``max_chars`` characters
-    (query first, then the middle) with ``…`` marking the cut."""
-    rel = relative_url(url, base)
+    with ``…`` marking the cut.
+
+    Uses the shared :func:`browser_ctx.core.urls.shorten_url` (which also drops tracking
+    parameters) when it is available, else a local fallback that cuts the query first, then the
+    middle.
+    """
+    if max_chars >= FULL_URL:
+        return relative_url(url, base)
+    if _shared_shorten is not None:
+        try:
+            return _shared_shorten(url, base=base, limit=max_chars)
+        except Exception:  # noqa: BLE001 - fall back to the local shortener
+            pass
     if url.startswith("data:"):
         return url[:40] + "…" if len(url) > 40 else url
-    if _shared_shorten is not None:  # pragma: no cover - depends on core.urls existing
-        try:
-            return _shared_shorten(rel, max_chars)
-        except TypeError:
-            pass
-    return _local_shorten(rel, max_chars)
+    return _local_shorten(relative_url(url, base), max_chars)
 
 
 def _outcome(r: RequestRecord) -> str:
