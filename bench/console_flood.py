@@ -11,7 +11,7 @@ fixtures server, waits until the server's console capture has folded all N warni
 "Flat" means each process grew by less than 50 MB between the smallest and the largest count.
 Also printed: tokens of the default ``browser_console_messages`` call at each count.
 
-Usage: ``.venv/bin/python -m bench.console_flood [--counts 1000,100000] [--flat-mb 50]``
+Usage: ``.venv/bin/python -m bench.console_flood [--counts 1000,100000] [--flat-mb 50] [--node-options ...]``
 (Linux only: reads ``/proc``). Takes a few minutes for 100,000 messages: Chromium itself spends
 about 0.5 ms per message per attached DevTools session.
 """
@@ -68,9 +68,10 @@ def _server_and_driver() -> tuple[int, int | None]:
     return server, driver
 
 
-async def run_one(base: str, n: int, timeout_s: float) -> dict[str, float]:
+async def run_one(base: str, n: int, timeout_s: float, node_options: str | None = None) -> dict[str, float]:
     """Flood one fresh server with ``n`` messages; return RSS figures (MB) and the call's tokens."""
-    async with mcp_session() as s:
+    env = {"NODE_OPTIONS": node_options} if node_options else None
+    async with mcp_session(env=env) as s:
         await s.call_tool("browser_console_messages", {})  # opens the tab and waits for its capture
         nav = await s.call_tool("browser_navigate", {"url": f"{base}/events/flood.html?n={n}&defer=3000"})
         if nav.is_error:
@@ -99,13 +100,15 @@ async def main() -> int:
     ap.add_argument("--counts", default="1000,100000", help="comma-separated message counts")
     ap.add_argument("--flat-mb", type=float, default=50.0, help="growth (MB) still called flat")
     ap.add_argument("--timeout", type=float, default=1200.0, help="seconds to wait for one flood to be captured")
+    ap.add_argument("--node-options", default=None,
+                    help="NODE_OPTIONS for the server's Playwright driver, e.g. --max-semi-space-size=1")
     args = ap.parse_args()
     counts = [int(c) for c in args.counts.split(",")]
     rows = []
     with serve_directory(FIXTURES) as port:
         base = f"http://127.0.0.1:{port}"
         for n in counts:
-            row = await run_one(base, n, args.timeout)
+            row = await run_one(base, n, args.timeout, args.node_options)
             rows.append(row)
             print(f"n={n:>7,}: folded ×{row['folded']:,} in {row['seconds']:.0f}s; default call {row['tokens']} tokens; "
                   f"server peak RSS {row['server_peak']:.1f} MB (now {row['server_rss']:.1f}); "
