@@ -115,7 +115,10 @@ async def test_flood_and_network_pages_through_stdio(site):
         await until(c, "browser_console_messages", {"level": "warning"}, "×20000 Slow frame")
         res = await c.call("browser_console_messages")
         text = result_text(res)
-        assert "×20000" in text and text.splitlines()[1].startswith("[error] flood finished")
+        lines = text.splitlines()
+        warn = next(i for i, ln in enumerate(lines) if "×20000 Slow frame" in ln)
+        err = next(i for i, ln in enumerate(lines) if ln.startswith("[error] flood finished after 20000"))
+        assert err < warn and all(ln.startswith("[error]") for ln in lines[1:warn])  # errors first
         flood_tokens = result_tokens(res)
         assert flood_tokens < 400
         await c.ok("browser_navigate", url=f"{site}/events/network.html")
