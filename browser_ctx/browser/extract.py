@@ -173,6 +173,8 @@ async def _extract(frame: Frame, frame_ids: FrameIds, root: ElementHandle | None
     child_budget = max(0.5, budget_s * 0.5)
 
     async def child_html(child: Frame) -> str:
+        if child.url.startswith("chrome-error:"):
+            return ""  # Chromium's own error page, not the site's content
         try:
             return _strip_document_wrapper(await asyncio.wait_for(_extract(child, frame_ids, None, child_budget),
                                                                   child_budget))
@@ -181,7 +183,7 @@ async def _extract(frame: Frame, frame_ids: FrameIds, root: ElementHandle | None
 
     inner = await asyncio.gather(*(child_html(c) for _, c in wanted))
     for (fid, child), body in zip(wanted, inner):
-        url = _html.escape(child.url, quote=True)
+        url = _html.escape("(failed to load)" if child.url.startswith("chrome-error:") else child.url, quote=True)
         pattern = re.compile(r'<bc-frame data-frame="' + re.escape(fid) + r'"([^>]*)></bc-frame>')
         html = pattern.sub(lambda m, url=url, body=body: f'<bc-frame data-frame="{fid}" data-url="{url}"'
                            f"{m.group(1)}>{body}</bc-frame>", html, count=1)

@@ -229,7 +229,8 @@ async def _call_tool(spec: ToolSpec, arguments: dict[str, Any] | None, session: 
                 if fp and tab.sent.get(sent_key) == fp:
                     body = f"Unchanged since {fp} (same tool, target and offset); pass force: true to re-send."
                     return types.CallToolResult(content=[types.TextContent(type="text", text=body)],
-                                                structured_content={"unchanged": True, "fingerprint": fp})
+                                                structured_content={"unchanged": True, "fingerprint": fp,
+                                                                    "truncated": False})
                 if fp:
                     tab.sent[sent_key] = fp
         blocks: list[types.TextContent] = []
