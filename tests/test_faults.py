@@ -257,7 +257,8 @@ TIMED_OUT = re.compile(r"Timed out after \d+ ms|did not finish within \d+ ms")
 
 
 async def warm_up(s, url: str) -> None:
-    """The first navigation (browser launch, first extraction) may time out on a very busy machine: retry."""
+    """Navigate, retrying twice: the first navigation (browser launch, first extraction) may time out on a very
+    busy machine, and a page that reloads itself may interrupt a navigation away from it."""
     for attempt in range(3):
         nav = await s.call_tool("browser_navigate", {"url": url})
         if not nav.is_error:
@@ -331,8 +332,8 @@ async def test_page_faults(fault_site: str):
             valid_or_one_line(r, "snapshot of a self-reloading page")
             kinds["error" if r.is_error else "ok"] += 1
         print(f"\nnavigation during read: {kinds}")
-        nav = await s.call_tool("browser_navigate", {"url": f"{fault_site}/who.html?name=steady"})
-        assert not nav.is_error, result_text(nav)
+        # Leaving it: the page's own reload may interrupt our navigation (a one-line error); the next one works.
+        await warm_up(s, f"{fault_site}/who.html?name=steady")
 
         # 5. Concurrent calls from one client: every result belongs to its own call.
         targets = ["#first", "#second", "#who"] * 4
