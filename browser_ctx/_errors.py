@@ -84,6 +84,7 @@ _NET_ERR = re.compile(r"net::ERR_[A-Z0-9_]+")
 def one_line(text: str, limit: int = 300) -> str:
     """Collapse ``text`` to its first meaningful line, without Playwright's call log, at most ``limit`` chars."""
     text = text.split("Call log:")[0]
+    text = re.split(r"\n\s+at |\s+at (?:eval|async|Object\.|<anonymous>)", text)[0]  # JavaScript stack frames
     text = re.sub(r"={3,}.*?={3,}", " ", text, flags=re.S)  # Playwright's "=== logs ===" banners
     line = " ".join(text.split())
     return line if len(line) <= limit else line[: limit - 1] + "…"

@@ -26,7 +26,7 @@ from ..settings import Settings
 from . import extract
 from .session import Tab
 
-__all__ = ["normalise_url", "navigate", "NavigationResult", "resolve_target", "visible_html", "target_html"]
+__all__ = ["normalise_url", "navigate", "page_title", "NavigationResult", "resolve_target", "visible_html", "target_html"]
 
 
 def normalise_url(url: str, allowed_schemes: tuple[str, ...] = ()) -> str:
@@ -84,7 +84,7 @@ async def navigate(tab: Tab, url: str, settings: Settings) -> NavigationResult:
     except Exception:  # noqa: BLE001 - slow subresources are reported, not fatal
         notes.append("the load event had not fired after 10 s; read the page as it is")
     try:
-        title = await page.title()
+        title = await page_title(tab, settings)
     except Exception:  # noqa: BLE001 - navigated again meanwhile
         title = ""
     return NavigationResult(page.url, response.status if response else None, title, tuple(notes))
@@ -104,6 +104,14 @@ async def _restore(tab: Tab, before: str) -> None:
         await page.go_back(wait_until="domcontentloaded", timeout=5_000)
     except Exception:  # noqa: BLE001 - best effort; the navigation error is what matters
         pass
+
+
+async def page_title(tab: Tab, settings: Settings) -> str:
+    """Return the tab's document title, or ``""`` if the page does not answer within the read timeout."""
+    try:
+        return await asyncio.wait_for(tab.page.title(), settings.timeouts.read_ms / 1000)
+    except Exception:  # noqa: BLE001 - busy (endless script), navigating or closed
+        return ""
 
 
 def _frame_for_prefix(tab: Tab, prefix: str):

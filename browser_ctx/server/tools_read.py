@@ -6,6 +6,8 @@ and renders it with the pure core; the pipeline caps the result.
 
 from __future__ import annotations
 
+import asyncio
+
 from ..browser import reading
 from ..core.main_content import main_content
 from ..core.markdown import render_markdown, render_text
@@ -58,7 +60,7 @@ async def snapshot(call: ToolCall) -> Rendered:
     """
     tab = await call.session.current_tab()
     page = tab.page
-    title = await page.title()
+    title = await reading.page_title(tab, call.settings)
     target = call.args.get("target")
     if target:
         parts = await reading.target_html(tab, target, call.settings)
@@ -107,8 +109,8 @@ async def _version(tab) -> str | None:
     from ..browser.extract import page_version
 
     try:
-        return await page_version(tab.page)
-    except Exception:  # noqa: BLE001 - mid-navigation
+        return await asyncio.wait_for(page_version(tab.page), 5)
+    except Exception:  # noqa: BLE001 - mid-navigation or busy
         return None
 
 
