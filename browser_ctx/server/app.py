@@ -18,12 +18,14 @@ from typing import Any
 import anyio
 import mcp_types as types
 from mcp.server.lowlevel import Server
+from mcp.shared.exceptions import MCPError
 
 from .. import __version__
 from .._errors import BrowserCtxError
 from ..browser.session import BrowserSession
 from ..settings import Settings
 from .pipeline import call_tool, error_result
+from .resources import list_resources, read_resource
 from .registry import ToolSpec
 
 __all__ = ["create_server", "all_tools", "select_tools", "INSTRUCTIONS", "CAPS_SETS"]
@@ -127,19 +129,39 @@ def create_server(settings: Settings | None = None, *, caps: tuple[str, ...] = (
             with anyio.CancelScope(shield=True):
                 await session.close()
 
+    from .tools_extra import tools_list_tokens
+
+    definition_tokens = tools_list_tokens(listed)
+
+    async def session_of(ctx: Any) -> BrowserSession:
+        """The request's browser session (raises BrowserCtxError while shutting down)."""
+        session: BrowserSession = ctx.lifespan_context if pool is None else await pool.session_for(ctx)
+        session.ledger.definition_tokens = definition_tokens
+        return session
+
     async def on_list_tools(ctx: Any, params: types.PaginatedRequestParams | None) -> types.ListToolsResult:
         return types.ListToolsResult(tools=listed)
+
+    async def on_list_resources(ctx: Any, params: types.PaginatedRequestParams | None) -> types.ListResourcesResult:
+        try:
+            return list_resources(await session_of(ctx))
+        except BrowserCtxError:
+            return types.ListResourcesResult(resources=[])
+
+    async def on_read_resource(ctx: Any, params: types.ReadResourceRequestParams) -> types.ReadResourceResult:
+        try:
+            return await read_resource(await session_of(ctx), str(params.uri), settings)
+        except BrowserCtxError as exc:
+            raise MCPError(types.INVALID_PARAMS, str(exc)) from exc
 
     async def on_call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
         spec = tools.get(params.name)
         if spec is None:
             return error_result(f"Unknown tool {params.name!r}; call tools/list for the available tools.")
-        session: BrowserSession = ctx.lifespan_context
-        if pool is not None:
-            try:
-                session = await pool.session_for(ctx)
-            except BrowserCtxError as exc:  # shutting down
-                return error_result(str(exc))
+        try:
+            session = await session_of(ctx)
+        except BrowserCtxError as exc:  # shutting down
+            return error_result(str(exc))
         limit = settings.timeouts.call_ms
         try:
             return await asyncio.wait_for(call_tool(spec, params.arguments, session, settings), limit / 1000)
@@ -156,4 +178,6 @@ def create_server(settings: Settings | None = None, *, caps: tuple[str, ...] = (
         lifespan=lifespan,
         on_list_tools=on_list_tools,
         on_call_tool=on_call_tool,
+        on_list_resources=on_list_resources,
+        on_read_resource=on_read_resource,
     )

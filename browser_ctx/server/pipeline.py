@@ -92,6 +92,17 @@ async def _page_version(session: BrowserSession) -> str | None:
         return None
 
 
+def _scrub_meta(session: BrowserSession, value: Any) -> Any:
+    """Scrub remembered secrets from every string in structured fields (a URL may carry a token)."""
+    if isinstance(value, str):
+        return session.redactor.scrub(value)
+    if isinstance(value, dict):
+        return {k: _scrub_meta(session, v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_scrub_meta(session, v) for v in value]
+    return value
+
+
 def _fingerprint(text: str) -> str:
     return hashlib.sha1(text.encode("utf-8", "surrogatepass")).hexdigest()[:12]
 
@@ -217,7 +228,7 @@ async def _call_tool(spec: ToolSpec, arguments: dict[str, Any] | None, session: 
                     info.baseline = await _measure_baseline(session, spec.name, args, rendered.version)
                 text = session.redactor.scrub(rendered.text)
                 full_tokens = count_tokens(text)
-                extra.update(rendered.meta)
+                extra.update(_scrub_meta(session, rendered.meta))
                 tab = session.peek_tab()
                 if spec.fingerprinted:
                     extra["fingerprint"] = _fingerprint(text)
