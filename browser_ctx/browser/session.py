@@ -274,6 +274,12 @@ class BrowserSession:
     async def _adopt(self, page: Page) -> Tab:
         for tab in self._tabs:
             if tab.page is page:
+                # The context's "page" event may have adopted it first; make sure capture is attached
+                # before the caller navigates (start() is idempotent and safe to call concurrently).
+                try:
+                    await tab.events.start()
+                except Exception as exc:  # noqa: BLE001 - a tab that closed at once
+                    log.debug("event capture failed to start on tab %s: %s", tab.id, exc)
                 return tab
         events = EventCapture(page, self.settings.events, self.redactor)
         tab = Tab(id=self._next_id, page=page, events=events)

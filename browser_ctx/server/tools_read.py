@@ -41,6 +41,10 @@ async def navigate(call: ToolCall) -> Rendered:
     tab = await call.session.current_tab()
     nav = await reading.navigate(tab, url, call.settings)
     html = await reading.visible_html(tab, call.settings)
+    try:
+        await tab.events.sync()  # count what Chromium has already sent
+    except Exception:  # noqa: BLE001 - capture detached (tab closing); counts may be short
+        pass
     summary = tab.events.load_summary()
     card = render_card(url=nav.url, status=nav.status, title=nav.title, outline=outline(html),
                        console_errors=summary.get("consoleErrors", 0),
