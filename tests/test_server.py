@@ -114,3 +114,14 @@ async def test_target_matches_are_numbered(site):
         n = res.structured_content["matches"]
         assert n >= 2
         assert f"match 1 of {n}" in result_text(res) and f"match {n} of {n}" in result_text(res)
+
+
+async def test_target_with_thousands_of_matches_reads_the_first_fifty(site):
+    async with mcp_session() as s:
+        await s.call_tool("browser_navigate", {"url": f"{site}/listing.html"})
+        res = await s.call_tool("browser_text", {"target": "h3", "format": "text", "maxTokens": 8000})
+        assert not res.is_error, result_text(res)
+        assert res.structured_content["matches"] == 3000
+        text = result_text(res)
+        assert "LISTING_TOP_SENTINEL" in text and "match 50 of 3000" in text and "match 51 of" not in text
+        assert "2950 more matches not read" in text

@@ -229,7 +229,7 @@ def _locator_text(locator: Locator) -> str:
 
 
 async def extract_locator(locator: Locator, *, frame_ids: FrameIds, timeout_ms: float = DEFAULT_TIMEOUT_MS,
-                          target: str | None = None) -> list[str]:
+                          target: str | None = None, max_matches: int | None = None) -> list[str]:
     """Return the visible HTML of every element ``locator`` matches, in document order.
 
     Each element is read with :func:`extract_frame` in its own frame (frames inside it are spliced in).
@@ -241,6 +241,7 @@ async def extract_locator(locator: Locator, *, frame_ids: FrameIds, timeout_ms: 
         frame_ids: the page's :class:`FrameIds`.
         timeout_ms: milliseconds for the whole read (default 15,000).
         target: how to name the selector in error messages (default: the locator's selector string).
+        max_matches: read at most this many matches, the first in document order (default: all).
 
     Returns:
         A list of visible-HTML strings, one per matched element.
@@ -254,9 +255,14 @@ async def extract_locator(locator: Locator, *, frame_ids: FrameIds, timeout_ms: 
     loop = asyncio.get_running_loop()
     deadline = loop.time() + max(0.001, timeout_ms / 1000)
     try:
-        if await locator.count() == 0:
+        count = await locator.count()
+        if count == 0:
             return []
-        handles = await locator.element_handles()
+        if max_matches is not None and count > max_matches:
+            found = [await locator.nth(i).element_handle() for i in range(max_matches)]
+            handles = [h for h in found if h is not None]
+        else:
+            handles = await locator.element_handles()
     except Exception as exc:  # noqa: BLE001
         raise translate(exc, action="read", target=name) from exc
     results: list[str] = []

@@ -26,7 +26,8 @@ from ..settings import Settings
 from . import extract
 from .session import Tab
 
-__all__ = ["normalise_url", "navigate", "page_title", "NavigationResult", "resolve_target", "visible_html", "target_html"]
+__all__ = ["normalise_url", "navigate", "page_title", "NavigationResult", "resolve_target", "visible_html", "target_html",
+           "count_matches", "MAX_MATCHES"]
 
 
 def normalise_url(url: str, allowed_schemes: tuple[str, ...] = ()) -> str:
@@ -160,8 +161,27 @@ async def visible_html(tab: Tab, settings: Settings) -> str:
         raise translate(exc, action="read the page") from exc
 
 
+#: Most matches of one target that a read renders; the rest are counted, not read.
+MAX_MATCHES = 50
+
+
+async def count_matches(tab: Tab, target: str) -> int:
+    """Return how many elements ``target`` matches (0 for a stale ref).
+
+    Raises:
+        SelectorError: the selector is invalid.
+    """
+    try:
+        return await resolve_target(tab, target).count()
+    except StaleRefError:
+        return 0
+    except Exception as exc:  # noqa: BLE001
+        raise translate(exc, action="read", target=target) from exc
+
+
 async def target_html(tab: Tab, target: str, settings: Settings) -> list[str]:
-    """Return the visible HTML of every element ``target`` matches, in document order.
+    """Return the visible HTML of the elements ``target`` matches, in document order: at most
+    :data:`MAX_MATCHES` of them (the first ones); :func:`count_matches` tells how many there are.
 
     Raises:
         SelectorError: the selector is invalid or matches nothing (named in the message).
@@ -169,7 +189,7 @@ async def target_html(tab: Tab, target: str, settings: Settings) -> list[str]:
     """
     locator = resolve_target(tab, target)
     try:
-        parts = await _bounded(extract.extract_locator(locator, frame_ids=tab.frame_ids), settings,
+        parts = await _bounded(extract.extract_locator(locator, frame_ids=tab.frame_ids, max_matches=MAX_MATCHES), settings,
                                f"reading {target!r}")
     except (ActionTimeout, SelectorError):
         raise

@@ -18,10 +18,14 @@ from .registry import TARGET, Rendered, ToolCall, ToolSpec
 __all__ = ["TOOLS"]
 
 
-def _join_matches(target: str, parts: list[str]) -> str:
-    if len(parts) == 1:
+def _join_matches(target: str, parts: list[str], total: int) -> str:
+    if total == 1 and len(parts) == 1:
         return parts[0]
-    return "\n".join(f"--- match {i} of {len(parts)} for {target!r} ---\n{p}" for i, p in enumerate(parts, 1))
+    text = "\n".join(f"--- match {i} of {total} for {target!r} ---\n{p}" for i, p in enumerate(parts, 1))
+    if total > len(parts):
+        text += (f"\n--- {total - len(parts)} more matches not read (reads stop at {len(parts)}); "
+                 "use a narrower target ---")
+    return text
 
 
 async def navigate(call: ToolCall) -> Rendered:
@@ -68,9 +72,10 @@ async def snapshot(call: ToolCall) -> Rendered:
     target = call.args.get("target")
     if target:
         parts = await reading.target_html(tab, target, call.settings)
+        total = max(len(parts), await reading.count_matches(tab, target))
         rendered = [render_snapshot(p, url=page.url) for p in parts]
-        text = f"Page: {title} — {page.url}\n" + _join_matches(target, rendered)
-        meta = {"matches": len(parts)}
+        text = f"Page: {title} — {page.url}\n" + _join_matches(target, rendered, total)
+        meta = {"matches": total}
     else:
         html = await reading.visible_html(tab, call.settings)
         text = render_snapshot(html, title=title, url=page.url)
@@ -100,8 +105,9 @@ async def text(call: ToolCall) -> Rendered:
     target = call.args.get("target")
     if target:
         parts = await reading.target_html(tab, target, call.settings)
-        body = _join_matches(target, [render(p) for p in parts])
-        meta = {"matches": len(parts)}
+        total = max(len(parts), await reading.count_matches(tab, target))
+        body = _join_matches(target, [render(p) for p in parts], total)
+        meta = {"matches": total}
     else:
         html = await reading.visible_html(tab, call.settings)
         body = render(main_content(html))
