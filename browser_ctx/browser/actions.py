@@ -270,6 +270,8 @@ async def describe_element(locator: Locator, tab: Tab | None = None, ref: str | 
     Never raises: returns ``"element"`` when the element cannot be read.
     """
     try:
+        if not await locator.first.is_visible():
+            return "a hidden element"  # never name what the page hides
         role, name = await locator.first.evaluate(_DESCRIBE_JS, timeout=1000)
     except Exception:  # noqa: BLE001
         return f"element [{ref}]" if ref else "element"
@@ -828,10 +830,6 @@ def ensure_open(tab: Tab) -> None:
 
 # -- verify --------------------------------------------------------------------------------------
 
-_PAGE_LINES_JS = """() => (document.body ? document.body.innerText : '').split('\\n')
-  .map(s => s.replace(/\\s+/g, ' ').trim()).filter(s => s.length > 0 && s.length <= 300).slice(0, 5000)"""
-
-
 def _quote(text: Any, limit: int = 120) -> str:
     text = " ".join(str(text).split())
     if len(text) > limit:
@@ -839,12 +837,42 @@ def _quote(text: Any, limit: int = 120) -> str:
     return '"' + text.replace('"', "'") + '"'
 
 
-async def _closest_texts(page: Page, text: str) -> str:
-    import difflib
+async def visible_lines(tab: Tab, settings: Settings) -> list[str]:
+    """The page's visible text as lines (hidden content excluded, as in browser_text); [] on failure."""
+    from ..core.markdown import render_text
+    from .reading import visible_html
 
     try:
-        lines = await page.evaluate(_PAGE_LINES_JS)
+        text = render_text(await visible_html(tab, settings))
     except Exception:  # noqa: BLE001
+        return []
+    return [" ".join(ln.split()) for ln in text.splitlines() if ln.strip()]
+
+
+async def wait_visible_text(tab: Tab, settings: Settings, text: str, timeout_ms: float, *,
+                            gone: bool = False) -> bool:
+    """Poll the page's visible text (every 250 ms) until ``text`` appears (or, with ``gone``, is absent).
+
+    Case-insensitive, whitespace-collapsed. Returns whether it happened within ``timeout_ms``.
+    Hidden text never counts, unlike Playwright's ``get_by_text`` (which sees opacity-0 text).
+    """
+    want = " ".join(text.split()).lower()
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout_ms / 1000
+    while True:
+        present = want in "\n".join(await visible_lines(tab, settings)).lower()
+        if present != gone:
+            return True
+        if loop.time() >= deadline:
+            return False
+        await asyncio.sleep(0.25)
+
+
+async def _closest_texts(tab: Tab, settings: Settings, text: str) -> str:
+    import difflib
+
+    lines = [ln for ln in await visible_lines(tab, settings) if len(ln) <= 300]
+    if not lines:
         return "no such visible text"
     low = text.lower()
     near = [ln for ln in lines if low[: max(3, len(low) // 2)] in ln.lower()][:3]
@@ -965,6 +993,13 @@ async def verify(tab: Tab, args: dict[str, Any], settings: Settings) -> str:
                            lambda: _state(loc, "text")))
         if "value" in args:
             value = args["value"]
+            try:
+                is_password = await loc.first.evaluate("e => e.type === 'password'", timeout=1000)
+            except Exception:  # noqa: BLE001
+                is_password = False
+            if is_password:
+                raise InvalidArgument(f"{target!r} is a password field: its value is never read or compared. "
+                                      "Check what the page shows after submitting instead.")
             checks.append((f"{name} value to be {_quote(value)}",
                            lambda: expect(loc).to_have_value(value, timeout=timeout), lambda: _state(loc, "value")))
         if "checked" in args:
@@ -979,10 +1014,12 @@ async def verify(tab: Tab, args: dict[str, Any], settings: Settings) -> str:
                            lambda: _state(loc, "enabled")))
     elif "text" in args:
         text = args["text"]
-        found = page.get_by_text(text).filter(visible=True).first
-        checks.append((f"visible text {_quote(text)} on the page",
-                       lambda: expect(found).to_be_visible(timeout=timeout),
-                       lambda: _closest_texts(page, text)))
+
+        async def text_visible() -> None:
+            if not await wait_visible_text(tab, settings, text, timeout):
+                raise AssertionError(text)
+        checks.append((f"visible text {_quote(text)} on the page", text_visible,
+                       lambda: _closest_texts(tab, settings, text)))
     for expected, check, got in checks:
         try:
             await check()

@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from .._errors import InvalidArgument, PageError, SelectorError, translate
+from .._errors import ActionTimeout, InvalidArgument, PageError, SelectorError, translate
 from ..browser import actions, dialogs
 from ..browser.actions import action_error, describe_element, perform, resolve_one
 from ..core.record import render_record
@@ -270,14 +270,14 @@ async def wait_for(call: ToolCall) -> Rendered:
         try:
             if a.get("text") is not None:
                 what = f"text {a['text']!r} to appear"
-                await page.get_by_text(a["text"]).filter(visible=True).first.wait_for(state="visible",
-                                                                                        timeout=timeout_ms)
+                if not await actions.wait_visible_text(tab, call.settings, a["text"], timeout_ms):
+                    raise ActionTimeout(f"Timed out after {seconds:g} s waiting for {what}.")
                 waited.append(f"text {a['text']!r} appeared")
             if a.get("textGone") is not None:
                 what = f"text {a['textGone']!r} to disappear"
                 left = max(1.0, timeout_ms - (loop.time() - t0) * 1000)
-                await page.get_by_text(a["textGone"]).filter(visible=True).first.wait_for(state="detached",
-                                                                                            timeout=left)
+                if not await actions.wait_visible_text(tab, call.settings, a["textGone"], left, gone=True):
+                    raise ActionTimeout(f"Timed out after {seconds:g} s waiting for {what}.")
                 waited.append(f"text {a['textGone']!r} is gone")
             if a.get("target"):
                 state = a.get("state", "visible")
@@ -288,8 +288,6 @@ async def wait_for(call: ToolCall) -> Rendered:
                 waited.append(f"{a['target']} is {state}")
         except Exception as exc:  # noqa: BLE001
             if "timeout" in type(exc).__name__.lower() or "timeout" in str(exc).lower()[:80]:
-                from .._errors import ActionTimeout
-
                 raise ActionTimeout(f"Timed out after {seconds:g} s waiting for {what}. Raise time (max "
                                     f"{WAIT_MAX_S}) or check with browser_snapshot.") from exc
             raise action_error(exc, verb="wait for", target=a.get("target") or "", timeout_ms=timeout_ms) from exc
