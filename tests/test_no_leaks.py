@@ -35,3 +35,14 @@ async def test_verify_and_wait_do_not_reveal_hidden_text_or_passwords(site):
         res = await s.call_tool("browser_verify", {"target": "input[type=password]", "value": "wrong"})
         assert res.is_error and "password" in result_text(res)
         assert "PASSWORD_SENTINEL_123" not in result_text(res)
+
+
+async def test_endless_evaluate_is_stopped_and_the_page_stays_usable(site):
+    async with mcp_session("--timeout-read", "3000") as s:
+        await s.call_tool("browser_navigate", {"url": f"{site}/article.html"})
+        res = await s.call_tool("browser_evaluate", {"function": "() => { while (true) {} }"})
+        assert res.is_error and "stopped" in result_text(res), result_text(res)
+        title = await s.call_tool("browser_evaluate", {"function": "() => document.title"})
+        assert not title.is_error and "Still Water" in result_text(title)
+        nav = await s.call_tool("browser_navigate", {"url": f"{site}/login.html"})
+        assert not nav.is_error, result_text(nav)

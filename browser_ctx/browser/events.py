@@ -189,6 +189,19 @@ class EventCapture:
                 and not self._stats[self.current_section.id]["items"]:
             self._new_section(frame.get("url", ""), frame.get("loaderId"))
 
+    async def terminate_execution(self) -> bool:
+        """Stop the JavaScript running in the page (CDP ``Runtime.terminateExecution``) over the capture's
+        session, which is already attached (attaching a new one would wait on a busy renderer).
+        Returns whether the browser accepted it."""
+        cdp = self._cdp
+        if cdp is None:
+            return False
+        try:
+            await asyncio.wait_for(cdp.send("Runtime.terminateExecution"), 5)
+            return True
+        except Exception:  # noqa: BLE001 - detached, or a remote browser refused it
+            return False
+
     async def sync(self, timeout: float = 2.0) -> bool:
         """Wait until the events the browser sent before this call have been processed.
 

@@ -27,7 +27,8 @@ from . import extract
 from .session import Tab
 
 __all__ = ["normalise_url", "navigate", "page_title", "NavigationResult", "resolve_target", "visible_html", "target_html",
-           "count_matches", "MAX_MATCHES"]
+           "count_matches", "MAX_MATCHES",
+           "interrupt_scripts"]
 
 
 def normalise_url(url: str, allowed_schemes: tuple[str, ...] = ()) -> str:
@@ -105,6 +106,15 @@ async def _restore(tab: Tab, before: str) -> None:
         await page.go_back(wait_until="domcontentloaded", timeout=5_000)
     except Exception:  # noqa: BLE001 - best effort; the navigation error is what matters
         pass
+
+
+async def interrupt_scripts(tab: Tab) -> bool:
+    """Stop the JavaScript running in the tab's page (CDP ``Runtime.terminateExecution``), e.g. an
+    endless loop that a timed-out evaluate left behind. Returns whether the browser accepted it."""
+    try:
+        return await tab.events.terminate_execution()
+    except Exception:  # noqa: BLE001 - a capture without the method (older remote setups)
+        return False
 
 
 async def page_title(tab: Tab, settings: Settings) -> str:

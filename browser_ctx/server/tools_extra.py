@@ -326,8 +326,13 @@ async def evaluate(call: ToolCall) -> Rendered:
         else:
             raw = await asyncio.wait_for(tab.page.evaluate(wrapper), timeout_ms / 1000)
     except asyncio.TimeoutError as exc:
+        from ..browser.reading import interrupt_scripts
+
+        stopped = await interrupt_scripts(tab)
+        after = ("it was stopped and the page is usable again" if stopped else
+                 "if the page is stuck, close the tab (browser_tabs close)")
         raise ActionTimeout(f"The function did not finish within {timeout_ms:.0f} ms (an endless loop, or a promise "
-                            "that never settles?). If the page is stuck, navigate again.") from exc
+                            f"that never settles?); {after}.") from exc
     except BrowserCtxError:
         raise
     except Exception as exc:  # noqa: BLE001
