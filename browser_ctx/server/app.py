@@ -22,6 +22,7 @@ from mcp.shared.exceptions import MCPError
 
 from .. import __version__
 from .._errors import BrowserCtxError
+from ..browser.reading import interrupt_scripts
 from ..browser.session import BrowserSession
 from ..settings import Settings
 from .pipeline import call_tool, error_result
@@ -167,9 +168,12 @@ def create_server(settings: Settings | None = None, *, caps: tuple[str, ...] = (
             return await asyncio.wait_for(call_tool(spec, params.arguments, session, settings), limit / 1000)
         except asyncio.TimeoutError:
             log.warning("%s abandoned after %.0f ms", spec.name, limit)
+            tab = session.peek_tab()
+            stopped = tab is not None and await interrupt_scripts(tab)
+            after = ("the page's running script was stopped; call again" if stopped else
+                     "the page may be stuck in an endless script: close the tab (browser_tabs close)")
             return error_result(f"{spec.name} did not finish within {limit:.0f} ms (--timeout-call) and was "
-                                "abandoned; the page may be stuck in an endless script. Close the tab "
-                                "(browser_tabs close) or navigate elsewhere.")
+                                f"abandoned; {after}.")
 
     return Server(
         "browser-ctx",
