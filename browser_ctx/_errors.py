@@ -124,7 +124,9 @@ def translate(exc: BaseException, *, action: str, target: str | None = None, url
     low = msg.lower()
     if target and ("unexpected token" in low or "is not a valid selector" in low or "unknown engine" in low
                    or "failed to parse" in low or "malformed" in low or "syntaxerror" in low):
-        return SelectorError(f"Invalid selector{what}: {one_line(msg, 160)}. Use CSS, text=, role=, "
+        detail = re.sub(r"^\w+\.\w+: ", "", one_line(msg, 160)).rstrip(". ")  # drop "Locator.count: "
+        detail += "" if detail.endswith(("?", "!")) else "."
+        return SelectorError(f"Invalid selector{what}: {detail} Use CSS, text=, role=, "
                              "data-testid= or a ref from browser_snapshot.")
     if "target page, context or browser has been closed" in low or "target closed" in low \
             or "browser has been closed" in low or "has crashed" in low or "page crashed" in low:

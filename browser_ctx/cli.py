@@ -281,7 +281,8 @@ def _print_result(name: str, result: Any) -> None:
     meta = result.structured_content or {}
     status = "ERROR" if result.is_error else (
         f"truncated, nextOffset={meta.get('nextOffset')}" if meta.get("truncated") else "complete")
-    print(f"── {name}: {tokens} tokens ({status}; full result {meta.get('fullTokens', tokens)} tokens)")
+    print(f"── {name}: {tokens} tokens received, text and metadata ({status}; the whole rendered result is "
+          f"{meta.get('fullTokens', tokens)} tokens of text)")
     print(body)
 
 

@@ -32,7 +32,7 @@ def _tokens(result: Any) -> int:
 
 def _show(name: str, result: Any, limit: int = 1200) -> None:
     text = "\n".join(c.text for c in result.content if getattr(c, "type", "") == "text")
-    shown = text if len(text) <= limit else text[:limit] + f"\n… ({len(text) - limit} more characters in this result)"
+    shown = text if len(text) <= limit else text[:limit] + f"\n[demo display stops here; the tool returned {len(text) - limit} more characters]"
     print(f"\n── {name} · {_tokens(result)} tokens{' · ERROR' if result.is_error else ''}")
     print(shown)
 

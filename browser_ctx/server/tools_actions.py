@@ -139,8 +139,8 @@ async def type_text(call: ToolCall) -> Rendered:
                            max_tokens=call.max_tokens)
     if not a.get("submit"):
         record.readback = await _readback(locator)
-        if record.readback is not None and text.strip() and " ".join(text.split()) not in " ".join(
-                record.readback.split()):
+        if record.readback is not None and record.readback not in ("(filled)", "(empty)") and text.strip() \
+                and " ".join(text.split()) not in " ".join(record.readback.split()):
             record.notes.append("Warning: the element does not show the typed text.")
     return _rendered(tab, render_record(record))
 
