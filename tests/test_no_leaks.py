@@ -46,3 +46,11 @@ async def test_endless_evaluate_is_stopped_and_the_page_stays_usable(site):
         assert not title.is_error and "Still Water" in result_text(title)
         nav = await s.call_tool("browser_navigate", {"url": f"{site}/login.html"})
         assert not nav.is_error, result_text(nav)
+
+
+async def test_first_page_of_a_session_is_captured(site):
+    async with mcp_session() as s:
+        nav = await s.call_tool("browser_navigate", {"url": f"{site}/article.html"})
+        assert not nav.is_error, result_text(nav)
+        listing = result_text(await s.call_tool("browser_network_requests", {"static": True}))
+        assert "article.html" in listing and "about:blank" not in listing, listing
