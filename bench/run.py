@@ -25,7 +25,7 @@ from typing import Any
 
 import anyio
 
-from .httpserve import serve_corpus
+from browser_ctx._http import serve_directory as serve_corpus
 
 from .client import CallRecord, Connection, connect
 from .corpus import Page, answered, extract_reading, normalise, normalise_loose
