@@ -394,7 +394,8 @@ class BrowserSession:
                 page = await context.new_page()
             except Exception as exc:  # noqa: BLE001
                 self._mark_lost()
-                raise PageError("Could not open a tab; the browser is gone. Call again to relaunch.") from exc
+                raise PageError("Could not open a tab: the browser closed or the connection to it was lost. "
+                                    "Call again to relaunch (or reconnect).") from exc
             self._current = tab = await self._adopt(page)
         if tab is None or tab.page.is_closed():
             if tab is not None:
@@ -405,7 +406,8 @@ class BrowserSession:
                     page = await context.new_page()
                 except Exception as exc:  # noqa: BLE001
                     self._mark_lost()
-                    raise PageError("Could not open a tab; the browser is gone. Call again to relaunch.") from exc
+                    raise PageError("Could not open a tab: the browser closed or the connection to it was lost. "
+                                    "Call again to relaunch (or reconnect).") from exc
                 tab = await self._adopt(page)
             self._current = tab
         return tab
