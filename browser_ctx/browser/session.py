@@ -390,27 +390,24 @@ class BrowserSession:
                                "tab. Navigate to load the page again.")
             tab = None
             self._current = None
-            try:
-                page = await context.new_page()
-            except Exception as exc:  # noqa: BLE001
-                self._mark_lost()
-                raise PageError("Could not open a tab: the browser closed or the connection to it was lost. "
-                                    "Call again to relaunch (or reconnect).") from exc
-            self._current = tab = await self._adopt(page)
+            self._current = tab = await self._adopt(await self._open_page(context))
         if tab is None or tab.page.is_closed():
             if tab is not None:
                 self._forget(tab)
             tab = self._tabs[-1] if self._tabs else None
             if tab is None:
-                try:
-                    page = await context.new_page()
-                except Exception as exc:  # noqa: BLE001
-                    self._mark_lost()
-                    raise PageError("Could not open a tab: the browser closed or the connection to it was lost. "
-                                    "Call again to relaunch (or reconnect).") from exc
-                tab = await self._adopt(page)
+                tab = await self._adopt(await self._open_page(context))
             self._current = tab
         return tab
+
+    async def _open_page(self, context: BrowserContext) -> Page:
+        """Open a page in ``context``; a dead browser marks the session lost (the next call relaunches)."""
+        try:
+            return await context.new_page()
+        except Exception as exc:  # noqa: BLE001
+            self._mark_lost()
+            raise PageError("Could not open a tab: the browser closed or the connection to it was lost. "
+                            "Call again to relaunch (or reconnect).") from exc
 
     async def new_tab(self) -> Tab:
         """Open a new tab and make it current."""

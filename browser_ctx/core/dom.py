@@ -692,3 +692,19 @@ def _serialise(node: Node, out: list[str]) -> None:
             continue
         stack.append(f"</{item.tag}>")
         stack.extend(reversed(item.children))
+
+
+def table_rows(table: Node) -> list[Node]:
+    """The ``tr`` rows of ``table`` in document order, through thead/tbody/tfoot and wrappers,
+    not descending into cells, captions or nested tables."""
+    rows: list[Node] = []
+    stack = list(reversed(table.children))
+    while stack:
+        n = stack.pop()
+        if n.is_text:
+            continue
+        if n.tag == "tr":
+            rows.append(n)
+        elif n.tag not in ("table", "td", "th", "caption"):
+            stack.extend(reversed(n.children))
+    return rows

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from .dom import BLOCK_TAGS, Node, collapse_ws, heading_level, parse_html
+from .dom import BLOCK_TAGS, Node, collapse_ws, heading_level, parse_html, table_rows
 from .urls import shorten_url
 
 __all__ = ["render_markdown", "render_text", "LINK_URL_LIMIT"]
@@ -240,19 +240,6 @@ class _Writer:
         return "".join(parts)
 
     # ----------------------------------------------------------------- tables
-    def _rows(self, table: Node) -> list[Node]:
-        rows: list[Node] = []
-        stack = list(reversed(table.children))
-        while stack:
-            n = stack.pop()
-            if n.is_text:
-                continue
-            if n.tag == "tr":
-                rows.append(n)
-            elif n.tag not in ("table", "td", "th", "caption"):
-                stack.extend(reversed(n.children))
-        return rows
-
     def _is_layout(self, table: Node, rows: list[Node]) -> bool:
         if (table.attrs.get("role") or "").lower() in ("presentation", "none"):
             return True
@@ -268,7 +255,7 @@ class _Writer:
         return not rows
 
     def table_blocks(self, table: Node) -> list[str]:
-        rows = self._rows(table)
+        rows = table_rows(table)
         caption = next((c for c in table.children if c.tag == "caption"), None)
         if self._is_layout(table, rows):
             out: list[str] = []

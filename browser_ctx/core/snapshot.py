@@ -74,6 +74,7 @@ import re
 from dataclasses import dataclass
 
 from .dom import (
+    table_rows,
     Document,
     Node,
     accessible_name,
@@ -599,19 +600,6 @@ class _Renderer:
             first.kind = "item"
 
     # ------------------------------------------------------------------ tables
-    def rows_of(self, table: Node) -> list[Node]:
-        rows: list[Node] = []
-        stack = list(reversed(table.children))
-        while stack:
-            n = stack.pop()
-            if n.is_text:
-                continue
-            if n.tag == "tr":
-                rows.append(n)
-            elif n.tag in ("thead", "tbody", "tfoot") or (n.tag not in ("table", "td", "th") and n.tag != "caption"):
-                stack.extend(reversed(n.children))
-        return rows
-
     def is_data_table(self, table: Node) -> bool:
         attrs = table.attrs
         if any(True for _ in table.elements("table")):
@@ -621,7 +609,7 @@ class _Renderer:
             return True
         if any(c.tag in ("caption", "thead") for c in table.children):
             return True
-        rows = self.rows_of(table)
+        rows = table_rows(table)
         if not rows:
             return False
         if any(c.tag == "th" for r in rows[:3] for c in r.children):
@@ -668,7 +656,7 @@ class _Renderer:
 
     def table(self, node: Node, depth: int) -> None:
         o = self.o
-        rows = self.rows_of(node)
+        rows = table_rows(node)
         header: list[str] = []
         body = rows
         if rows:
