@@ -16,6 +16,8 @@ from browser_ctx.core.console import (
     ConsoleEntry,
     entry_from_console_api,
     entry_from_exception,
+    entry_from_hook,
+    entry_from_page_error,
     fold_key,
     format_args,
     level_included,
@@ -190,6 +192,42 @@ def test_exception_stack_is_cut_with_count():
     lines = out.splitlines()
     assert lines[1] == "    at recurse (/stack.html:8:10)"
     assert len(lines) == 1 + 5 + 1 and lines[-1] == "    … 195 more frames"
+
+
+def test_buffer_takes_batches_folded_in_the_page():
+    buf = ConsoleBuffer(max_entries=10)
+    a = buf.add(ConsoleEntry("warning", "tick 1", 6, source="/a.js:3"), 105.0, count=500, first_time=100.0)
+    assert (a.count, a.first_seq, a.last_seq, a.first_time, a.last_time) == (500, 1, 500, 100.0, 105.0)
+    one = ConsoleBuffer().add(ConsoleEntry("warning", "tick 1", 6, source="/a.js:3"), 1.0)
+    assert a.raw_tokens == 500 * one.raw_tokens
+    b = buf.add(ConsoleEntry("warning", "tick 9", 6, source="/a.js:3"), 106.0, count=2, varies=True)
+    assert b is a and a.count == 502 and a.last_seq == 502 and a.varies and a.text == "tick 9"
+    assert buf.seq == buf.total == 502
+
+
+def test_entry_from_hook_items():
+    base = "http://h/page.html"
+    e = entry_from_hook({"l": "warning", "t": "slow 12ms", "n": 9, "u": "http://h/app.js", "ln": 40}, base)
+    assert (e.level, e.text, e.full_length, e.source, e.kind) == ("warning", "slow 12ms", 9, "/app.js:40", "console")
+    big = entry_from_hook({"l": "info", "t": "x" * 4000, "n": 2_048_008, "u": "", "ln": 0}, base)
+    assert big.full_length == 2_048_008 and big.source is None
+    frames = ["at inner (http://h/page.html:15:30)", "at outer (http://h/page.html:14:20)"]
+    trace = entry_from_hook({"l": "info", "t": "traced", "n": 6, "u": "http://h/page.html", "ln": 15,
+                             "st": frames, "sc": 40}, base)
+    assert trace.stack == ("at inner (/page.html:15:30)", "at outer (/page.html:14:20)") and trace.stack_total == 40
+    err = entry_from_hook({"l": "error", "e": 1, "n": 60, "u": "http://h/page.html", "ln": 17,
+                           "t": "caught: TypeError: bad\n    at http://h/page.html:17:9\n    at run (http://h/x.js:1:2)"}, base)
+    assert err.text == "caught: TypeError: bad" and err.stack == ("at /page.html:17:9", "at run (/x.js:1:2)")
+    assert entry_from_hook({"l": "nonsense", "t": "x"}, base).level == "info"
+
+
+def test_entry_from_page_error():
+    frames = "\n".join("    at recurse (http://h/stack.html:4:25)" for _ in range(200))
+    e = entry_from_page_error("Error", "deep failure", f"Error: deep failure\n{frames}", "http://h/stack.html")
+    assert (e.level, e.kind, e.text, e.source, e.stack_total) == ("error", "exception", "Uncaught Error: deep failure",
+                                                                  "/stack.html:4", 200)
+    bare = entry_from_page_error("", "just a string", None, "http://h/")
+    assert bare.text == "Uncaught just a string" and bare.source is None and not bare.stack
 
 
 def test_render_cuts_long_message_after_scrubbing():

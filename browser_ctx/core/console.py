@@ -1,8 +1,12 @@
 """Console entries: formatting CDP payloads, folding repeats on capture, filtering and rendering.
 
-Everything here is pure: it takes CDP ``Runtime.consoleAPICalled`` / ``Runtime.exceptionThrown`` /
-``Log.entryAdded`` payloads as plain dicts (or already-built :class:`ConsoleEntry` records) and
-returns strings and records. :mod:`browser_ctx.browser.events` feeds it from a CDP session.
+Everything here is pure: it takes plain dicts and returns strings and records. Its inputs, as
+:mod:`browser_ctx.browser.events` feeds them: batches from the in-page console hook
+(``browser/console_hook.js``, already folded there; :func:`entry_from_hook`), uncaught errors as
+Playwright reports them (:func:`entry_from_page_error`), and CDP ``Log.entryAdded`` payloads (the
+browser's own messages; :func:`entry_from_log`). CDP ``Runtime.consoleAPICalled`` /
+``Runtime.exceptionThrown`` payloads are understood too (:func:`entry_from_console_api`,
+:func:`entry_from_exception`).
 
 Levels, most severe first: ``error`` ⊂ ``warning`` ⊂ ``info`` ⊂ ``debug``; asking for a level
 returns it and every more severe level (default ``info``).
@@ -36,6 +40,8 @@ __all__ = [
     "entry_from_console_api",
     "entry_from_exception",
     "entry_from_log",
+    "entry_from_hook",
+    "entry_from_page_error",
     "select_entries",
     "order_entries",
     "render_entry",
@@ -145,30 +151,39 @@ class ConsoleBuffer:
     def __len__(self) -> int:
         return len(self._entries)
 
-    def add(self, entry: ConsoleEntry, time: float) -> ConsoleEntry:
-        """Add one occurrence; fold it into an existing entry when :func:`fold_key` matches.
+    def add(self, entry: ConsoleEntry, time: float, *, count: int = 1, first_time: float | None = None,
+            varies: bool = False) -> ConsoleEntry:
+        """Add ``count`` occurrences (already folded elsewhere, e.g. in the page); fold them into an
+        existing entry when :func:`fold_key` matches.
 
-        ``entry.count`` is ignored (one occurrence). Returns the entry now holding it.
+        ``time`` is the latest occurrence and ``first_time`` the first (seconds since the epoch;
+        default ``time``); ``varies`` says the occurrences differed in their numbers. ``entry.count``
+        is ignored. Each occurrence takes a sequence number, so cursors stay exact. Returns the entry
+        now holding them.
         """
-        self.seq += 1
-        self.total += 1
+        count = max(1, count)
+        first_time = time if first_time is None else first_time
+        self.seq += count
+        self.total += count
         key = fold_key(entry.level, entry.text, entry.source)
         held = self._entries.get(key)
         if held is not None:
             # Repeats differ at most in their numbers: each costs about what the first did.
-            held.raw_tokens += held.raw_tokens // held.count
-            held.count += 1
+            held.raw_tokens += held.raw_tokens // held.count * count
+            held.count += count
             held.last_seq = self.seq
             held.last_time = time
-            if entry.text != held.text:
+            if entry.text != held.text or varies:
                 held.varies = True
                 held.text, held.full_length = entry.text, entry.full_length
             self._entries.move_to_end(key)
             return held
-        entry.count = 1
-        entry.raw_tokens = raw_tokens(entry)
-        entry.first_seq = entry.last_seq = self.seq
-        entry.first_time = entry.last_time = time
+        entry.count = count
+        entry.varies = entry.varies or varies
+        entry.raw_tokens = raw_tokens(entry) * count
+        entry.first_seq = self.seq - count + 1
+        entry.last_seq = self.seq
+        entry.first_time, entry.last_time = first_time, time
         self._entries[key] = entry
         while len(self._entries) > self.max_entries:
             _, old = self._entries.popitem(last=False)
@@ -427,6 +442,58 @@ def entry_from_log(params: dict[str, Any], base: str | None = None) -> ConsoleEn
                         source=source, kind="browser")
 
 
+_FRAME_LOCATION = re.compile(r"\(?(\S+?):(\d+):(\d+)\)?$")
+
+
+def _frame_source(frame: str) -> str | None:
+    """``url:line`` of a V8 stack line (``at fn (url:line:col)`` or ``at url:line:col``)."""
+    m = _FRAME_LOCATION.search(frame.strip())
+    return f"{m.group(1)}:{m.group(2)}" if m else None
+
+
+def entry_from_hook(item: dict[str, Any], base: str | None = None) -> ConsoleEntry:
+    """Build an entry from one item of a ``console_hook.js`` batch (see the header of that file for its
+    keys): level ``l``, text ``t`` (kept part) of full length ``n``, caller ``u``:``ln``, trace frames
+    ``st`` of ``sc`` in all, ``e`` when an Error argument's stack is in the text.
+
+    The count and times (``c``, ``f``, ``z``, ``v``) are not applied here: pass them to
+    :meth:`ConsoleBuffer.add`. ``base`` is the page URL (same-origin URLs are shown as paths).
+    """
+    level = str(item.get("l") or "info")
+    if level not in _RANK:
+        level = "info"
+    text = str(item.get("t") or "")
+    full = max(int(item.get("n") or 0), len(text))
+    url = str(item.get("u") or "")
+    source = f"{relative_url(url, base)}:{int(item.get('ln') or 0)}" if url else None
+    stack: list[str] = []
+    total = 0
+    if item.get("st"):
+        frames = [str(f) for f in item["st"]]
+        stack = [_strip_origin(f, base) for f in frames[:_KEEP_FRAMES]] if base else frames[:_KEEP_FRAMES]
+        total = max(int(item.get("sc") or 0), len(frames))
+    elif item.get("e") and "\n    at " in text:
+        cut = full > len(text)
+        text, stack, total = _split_stack(text, base)
+        full = len(text) if not cut else full
+    return ConsoleEntry(level=level, text=text, full_length=full, source=source, kind="console",
+                        stack=tuple(stack), stack_total=total)
+
+
+def entry_from_page_error(name: str, message: str, stack: str | None, base: str | None = None) -> ConsoleEntry:
+    """Build an ``error`` entry from an uncaught error or unhandled rejection as Playwright's
+    ``pageerror`` event reports it: ``name``, ``message`` and ``stack`` (V8's ``Error.stack`` text:
+    ``Name: message`` and then ``    at …`` lines, as many as ``Error.stackTraceLimit`` allowed).
+    The source is the first frame's ``url:line``."""
+    description = stack if stack and "\n    at " in stack else (f"{name}: {message}" if name else message)
+    text, frames, total = _split_stack(description, base)
+    text = text if text.startswith("Uncaught") else f"Uncaught {text}".strip()
+    text, full = _kept(text)
+    source = _frame_source(frames[0]) if frames else None
+    return ConsoleEntry(level="error", text=text, full_length=full, source=source, kind="exception",
+                        stack=tuple(frames), stack_total=total)
+
+
 # -- selecting and rendering -------------------------------------------------------------------
 
 def select_entries(entries: Iterable[ConsoleEntry], *, level: str = "info", pattern: re.Pattern[str] | None = None,
@@ -450,8 +517,9 @@ def select_entries(entries: Iterable[ConsoleEntry], *, level: str = "info", patt
 
 def order_entries(entries: Iterable[ConsoleEntry]) -> list[ConsoleEntry]:
     """Order for display: by section, and within a section errors first, then the rest, each in
-    time order (first occurrence)."""
-    return sorted(entries, key=lambda e: (e.section, e.level != "error", e.first_seq))
+    time order of first occurrence (``first_time``; capture order breaks ties). Time, not capture
+    order, because console calls arrive in batches a little after the browser's own messages."""
+    return sorted(entries, key=lambda e: (e.section, e.level != "error", e.first_time, e.first_seq))
 
 
 def _one_line(text: str) -> str:
