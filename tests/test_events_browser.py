@@ -8,6 +8,7 @@ are scrubbed and capped exactly as the client gets them. Every output is checked
 from __future__ import annotations
 
 import asyncio
+import re
 import json
 from dataclasses import replace
 
@@ -292,3 +293,74 @@ async def test_listing_cut_by_max_tokens_returns_a_safe_cursor(site):
         everything = await t.text("browser_console_messages", maxTokens=8000)
         all_lines = {ln for ln in everything.splitlines() if ln.startswith("[info]")}
         assert all_lines and all_lines <= seen
+
+
+async def test_console_hook_methods_frames_and_original_console(site):
+    """The in-page hook renders the console API like DevTools, captures out-of-process iframes, and
+    still hands every call to the original console (Playwright's own listener sees it)."""
+    from urllib.parse import quote
+
+    session, t = await _tools()
+    async with session:
+        tab = await session.current_tab()
+        seen: list[str] = []
+        tab.page.on("console", lambda m: seen.append(m.text))
+        child = site.replace("127.0.0.1", "localhost") + "/events/console-child.html"
+        tab = await t.goto(f"{site}/events/console-api.html?child={quote(child, safe='')}")
+        out = await t.text("browser_console_messages", level="debug")
+        lines = out.splitlines()
+        assert "[error] Assertion failed: math is broken (/events/console-api.html" in out
+        assert "never shown" not in out
+        assert "×3 clicks: 1" in out and "(numbers vary; latest shown)" in out
+        assert "[info] styled text (" in out and "%c" not in out
+        assert "[debug] debug detail" in out
+        assert "logged through a saved reference" in out
+        trace = next(i for i, ln in enumerate(lines) if "traced here" in ln)
+        assert lines[trace + 1].startswith("    at inner (/events/console-api.html")
+        assert lines[trace + 2].startswith("    at outer (/events/console-api.html")
+        caught = next(i for i, ln in enumerate(lines) if "caught: TypeError: bad value" in ln)
+        assert lines[caught].startswith("[error]") and lines[caught + 1].startswith("    at ")
+        # The cross-site frame runs in its own renderer process (it has a CDP target of its own) ...
+        frame = next(f for f in tab.page.frames if f.url.startswith("http://localhost"))
+        oopif = await tab.page.context.new_cdp_session(frame)
+        await oopif.detach()
+        # ... and its 50 warnings are one entry, with the frame's own URL as source.
+        assert re.search(r"\[warning\] ×50 child frame warning 49 \(http://localhost:\d+/events/console-child\.html:5\)",
+                         out), out
+        # Its network is captured through a session of its own target, bodies included.
+        for _ in range(100):  # the frame polls; its session attaches when it commits (slow on a busy machine)
+            net = await t.text("browser_network_requests", filter="from=child-frame", static=True)
+            m = re.search(r"#(\d+) (?:×\d+ )?GET http://localhost:\d+/events/app\.js\?from=child-frame → 200", net)
+            if m:
+                break
+            await asyncio.sleep(0.1)
+        assert m, net
+        body = await t.text("browser_network_request", index=int(m.group(1)), part="response-body")
+        assert "window.__appLoaded = true" in body, body
+        # Errors first, then time order: the assertion (first error logged) before the trace.
+        assert out.index("Assertion failed") < out.index("caught: TypeError") < out.index("clicks: 1")
+        # The original console still ran: Playwright's own console event saw the calls.
+        assert "debug detail" in seen and "logged through a saved reference" in seen
+
+
+async def test_console_flood_arrives_in_few_batches(site):
+    """20,000 calls in one task cross the driver as a handful of batches, and the count stays exact."""
+    session, t = await _tools()
+    async with session:
+        tab = await t.goto(f"{site}/events/flood.html?n=20000")
+        out = await t.text("browser_console_messages", level="warning")
+        assert "[warning] ×20000 Slow frame" in out
+        assert 1 <= tab.events.hook_batches <= 10, tab.events.hook_batches
+
+
+async def test_console_while_leaving_stays_with_its_page(site):
+    """Messages logged just before a page navigates away are neither lost with the document nor
+    filed under the next page, though they reach us after the next page's section began."""
+    session, t = await _tools()
+    async with session:
+        await t.goto(f"{site}/events/leave.html?go=cyclic.html")
+        both = await t.text("browser_console_messages", all=True)
+        assert "(current page)" in both, both
+        earlier, current = both.split("(current page)", 1)
+        assert "leave page loaded" in earlier and "leaving the first page" in earlier, both
+        assert "leaving" not in current and "cyclic object" in current

@@ -1,34 +1,47 @@
-"""Per-tab console and network capture, read from a CDP session of the page.
+"""Per-tab console and network capture: an in-page console hook, Playwright's ``pageerror`` event, and
+a CDP session of the page for the rest.
 
-Why CDP and not ``page.on("console")``: Playwright builds a ``ConsoleMessage`` (with JS handles) in
-the driver and in Python for every message, which grew the Python process by ~300 MB and the driver
-by ~320 MB over 100,000 messages. Here one CDP session per tab (``context.new_cdp_session(page)``)
-delivers plain JSON payloads that are folded into bounded buffers at once and dropped.
+Why this split: every CDP event our session receives crosses Playwright's driver (node) first.
+Reading ``Runtime.consoleAPICalled`` there grew the driver by 70-120 MB over 100,000 messages (and
+``page.on("console")`` grew Python by ~300 MB and the driver by ~320 MB), so console calls are folded
+*in the page* instead and arrive as small batches; the CDP session does not enable the Runtime domain.
 
 Captured, from the moment a navigation starts:
 
-- ``Runtime.consoleAPICalled`` (console API), ``Runtime.exceptionThrown`` (uncaught errors and
-  rejections) and ``Log.entryAdded`` (the browser's own messages: CORS, failed loads,
-  interventions), folded on capture into a :class:`~browser_ctx.core.console.ConsoleBuffer`
+- console API calls, through ``console_hook.js``: installed by ``page.add_init_script`` in the main
+  world of every frame (out-of-process iframes too) before the page's own scripts; each call still
+  reaches the original ``console`` method; calls are folded in the page like
+  :func:`~browser_ctx.core.console.fold_key` and delivered through ``page.expose_binding`` one batch
+  per task (at most every 100 ms; at once on ``pagehide`` or when 1,000 distinct entries wait);
+- uncaught errors and unhandled rejections: Playwright's ``pageerror`` event (full message and stack,
+  cross-origin scripts included);
+- ``Log.entryAdded`` (the browser's own messages: CORS, failed loads, interventions);
+  all three are folded into a :class:`~browser_ctx.core.console.ConsoleBuffer`
   (``EventSettings.console_entries`` distinct entries, default 1,000);
 - ``Network.*``: one :class:`~browser_ctx.core.network.RequestRecord` per request, redirects folded
   into their request, WebSocket frames and EventSource messages counted with the last few kept
   (``EventSettings.network_entries`` records, default 2,000, oldest evicted and counted);
 - ``Page.frameNavigated`` / ``Page.navigatedWithinDocument`` for sections: a new document in the
-  main frame starts a new section, ``pushState`` adds a route to the current one.
+  main frame starts a new section, ``pushState`` adds a route to the current one. Console batches say
+  which document sent them (``performance.timeOrigin``) and the URL at each first call, so a message
+  logged before a ``pushState`` or while leaving a page lands in the right section and route.
 
 Headers, URLs and request bodies are redacted by name as they arrive, and every value redacted is
 remembered in the session's :class:`~browser_ctx.core.redact.Redactor`, which scrubs it from all later
 output. Response bodies are not kept: they are fetched on demand with ``Network.getResponseBody``
 while the browser still has them (:meth:`EventCapture.response_body`).
 
-Limitation: requests and messages of out-of-process (cross-site) iframes are not captured; they
-belong to another CDP target.
+Out-of-process (cross-site) iframes are separate CDP targets: their console calls come through the
+hook like any frame's, and their network through a CDP session opened on each such frame when its
+document commits (up to :data:`MAX_FRAME_SESSIONS` per tab); requests such a frame makes before that
+session is attached are missed (its document request itself is seen by the page's session).
+Console calls of workers are not captured.
 
 Interface the rest of browser-ctx relies on:
 
 - ``EventCapture(page, settings, redactor)``; ``await start()`` right after the page is created and
   before any navigation; ``await close()`` when the tab goes away;
+- ``await sync()`` before reading: delivers what the page and the browser already produced;
 - ``load_summary() -> {"consoleErrors": int, "failedRequests": int}``: counts since the last full
   navigation started (used by ``browser_navigate``'s page card).
 """
@@ -37,20 +50,23 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import json
 import logging
 import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
+from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 from .._errors import InvalidArgument
 from ..core.console import (
     ConsoleBuffer,
+    KEEP_CHARS,
     ConsoleEntry,
-    entry_from_console_api,
-    entry_from_exception,
+    entry_from_hook,
     entry_from_log,
+    entry_from_page_error,
 )
 from ..core.network import POST_KEEP, RequestRecord, SocketInfo
 from ..core.sections import Section, relative_url
@@ -67,7 +83,43 @@ log = logging.getLogger("browser_ctx")
 
 #: Sections kept per tab (older ones are dropped with their remaining entries).
 MAX_SECTIONS = 20
+#: Name of the binding the in-page console hook sends its batches through (visible to the page).
+HOOK_BINDING = "__browserCtxConsoleBatch"
+_HOOK_SOURCE = resources.files(__package__).joinpath("console_hook.js").read_text(encoding="utf-8")
+_DRAIN_JS = "() => { const h = globalThis.__browserCtxConsole; return h ? h.drain() : null; }"
+
+
+async def _detach(session: Any) -> None:
+    try:
+        await session.detach()
+    except Exception:  # noqa: BLE001 - already gone
+        pass
+
+
+async def _ping(session: Any) -> None:
+    """A round trip over ``session``: its reply comes after every event its target sent before."""
+    try:
+        await session.send("Runtime.evaluate", {"expression": "0", "returnByValue": True})
+    except Exception:  # noqa: BLE001 - the frame went away
+        pass
+
+
+async def _drain(frame: Any) -> None:
+    try:
+        await frame.evaluate(_DRAIN_JS)
+    except Exception:  # noqa: BLE001 - a detached or navigating frame has nothing more to send
+        pass
+
+
+def hook_script(max_pending: int) -> str:
+    """The in-page console hook (``console_hook.js``) with its constants filled in: the binding name,
+    ``max_pending`` distinct entries held before a batch is sent at once, :data:`KEEP_CHARS`
+    characters kept per message and 16 frames per ``console.trace``."""
+    return (_HOOK_SOURCE.replace("__BINDING__", HOOK_BINDING).replace("__MAX__", str(max(1, max_pending)))
+            .replace("__KEEP__", str(KEEP_CHARS)).replace("__FRAMES__", "16"))
 _EXTRA_KEEP = 500  # ExtraInfo payloads held while waiting for their request
+#: Out-of-process iframes per tab whose network is captured through a CDP session of their own.
+MAX_FRAME_SESSIONS = 20
 
 
 @dataclass
@@ -95,6 +147,7 @@ class EventCapture:
         console: the folded console buffer.
         sections: sections by id, oldest first (at most :data:`MAX_SECTIONS`).
         evicted_requests: requests dropped from the buffer to make room.
+        hook_batches: console batches received from the in-page hook (each folds many calls).
         net_seq: sequence number of the latest network change (``since`` cursors compare it).
     """
 
@@ -117,6 +170,12 @@ class EventCapture:
         self._cdp: CDPSession | None = None
         self._main_frame: str | None = None
         self._closed = False
+        self._hooked = False
+        self.hook_batches = 0
+        self._frame_sessions: dict[Any, tuple[str, CDPSession]] = {}  # OOPIF frame -> (target id, session)
+        self._attaching: set[Any] = set()
+        self._req_session: dict[str, CDPSession] = {}  # request id -> the frame session that saw it
+        self._doc_sections: OrderedDict[float, int] = OrderedDict()  # main-document timeOrigin -> section
         self._starting: asyncio.Future[None] | None = None
         self._next_section = 1
         self._new_section(page.url if page.url else "about:blank", None)
@@ -124,7 +183,8 @@ class EventCapture:
     # -- lifecycle ---------------------------------------------------------------------------
 
     async def start(self) -> None:
-        """Open the CDP session and enable the Runtime, Log, Network and Page domains.
+        """Install the console hook and ``pageerror`` listener, open the CDP session and enable its
+        Log, Network and Page domains.
 
         Idempotent and safe to call concurrently: later calls wait for the first one to finish, so
         a caller that must not miss the next navigation's events can ``await start()`` again.
@@ -136,6 +196,7 @@ class EventCapture:
         await asyncio.shield(self._starting)
 
     async def _start(self) -> None:
+        await self._install_hook()
         for attempt in range(3):
             try:
                 await self._open_session()
@@ -151,12 +212,32 @@ class EventCapture:
                     raise
                 await asyncio.sleep(0.05)
 
-    async def _open_session(self) -> None:
-        cdp = await self._page.context.new_cdp_session(self._page)
-        self._cdp = cdp
-        handlers: dict[str, Callable[[dict[str, Any]], None]] = {
-            "Runtime.consoleAPICalled": self._on_console,
-            "Runtime.exceptionThrown": self._on_exception,
+    async def _install_hook(self) -> None:
+        """Expose the batch binding, add the hook to every future document and run it in the frames
+        already there (a tab adopted from a remote browser). Once per capture."""
+        if self._hooked:
+            return
+        page = self._page
+        try:
+            await page.expose_binding(HOOK_BINDING, self._on_hook_batch)
+        except Exception as exc:
+            if "already registered" not in str(exc):
+                raise
+        script = hook_script(self.settings.console_entries)
+        await page.add_init_script(script)
+        page.on("pageerror", self._guard(self._on_page_error))
+        page.on("framenavigated", self._guard(self._on_frame_committed))
+        page.on("framedetached", self._guard(self._on_frame_detached))
+        self._hooked = True
+        if page.url not in ("", "about:blank") or len(page.frames) > 1:
+            for frame in page.frames:
+                try:
+                    await asyncio.wait_for(frame.evaluate(script), 2)
+                except Exception:  # noqa: BLE001 - a busy or detached frame: captured from its next document
+                    pass
+
+    def _network_handlers(self) -> dict[str, Callable[[dict[str, Any]], None]]:
+        return {
             "Log.entryAdded": self._on_log,
             "Network.requestWillBeSent": self._on_request,
             "Network.requestWillBeSentExtraInfo": self._on_request_extra,
@@ -171,16 +252,20 @@ class EventCapture:
             "Network.webSocketFrameError": self._on_ws_error,
             "Network.webSocketClosed": self._on_ws_closed,
             "Network.eventSourceMessageReceived": self._on_es_message,
-            "Page.frameNavigated": self._on_frame_navigated,
-            "Page.navigatedWithinDocument": self._on_same_document,
         }
+
+    async def _open_session(self) -> None:
+        cdp = await self._page.context.new_cdp_session(self._page)
+        self._cdp = cdp
+        handlers = self._network_handlers()
+        handlers["Page.frameNavigated"] = self._on_frame_navigated
+        handlers["Page.navigatedWithinDocument"] = self._on_same_document
         for event, handler in handlers.items():
             cdp.on(event, self._guard(handler))
         tree = await cdp.send("Page.getFrameTree")
         self._main_frame = tree["frameTree"]["frame"]["id"]
         await cdp.send("Page.enable")
         await cdp.send("Network.enable", {"maxPostDataSize": POST_KEEP})
-        await cdp.send("Runtime.enable")
         await cdp.send("Log.enable")
         # If a navigation committed while we were attaching, label the section with it.
         tree = await cdp.send("Page.getFrameTree")
@@ -188,6 +273,61 @@ class EventCapture:
         if frame.get("loaderId") and frame.get("loaderId") != self._section_loader \
                 and not self._stats[self.current_section.id]["items"]:
             self._new_section(frame.get("url", ""), frame.get("loaderId"))
+
+    def _on_frame_committed(self, frame: Any) -> None:
+        if frame.parent_frame is not None and not self._closed and frame not in self._attaching:
+            self._attaching.add(frame)
+            task = asyncio.ensure_future(self._attach_frame(frame))
+            task.add_done_callback(lambda _t: self._attaching.discard(frame))
+
+    def _on_frame_detached(self, frame: Any) -> None:
+        held = self._frame_sessions.pop(frame, None)
+        if held is not None:
+            asyncio.ensure_future(_detach(held[1]))
+
+    async def _attach_frame(self, frame: Any) -> None:
+        """Capture the network of an out-of-process (cross-site) iframe through a CDP session of its own
+        target, opened when its document commits (requests it made before that, other than the
+        document itself, which the page's session sees, are missed). Frames in the page's process are
+        already covered; at most :data:`MAX_FRAME_SESSIONS` frames get a session."""
+        try:
+            cdp = await self._page.context.new_cdp_session(frame)
+        except Exception:  # noqa: BLE001 - in the page's process (or gone): the page's session covers it
+            held = self._frame_sessions.pop(frame, None)
+            if held is not None:
+                await _detach(held[1])
+            return
+        try:
+            info = await cdp.send("Target.getTargetInfo")
+            target = str((info.get("targetInfo") or {}).get("targetId") or "")
+            held = self._frame_sessions.get(frame)
+            if self._closed or (held is not None and held[0] == target) or (
+                    held is None and len(self._frame_sessions) >= MAX_FRAME_SESSIONS):
+                await _detach(cdp)
+                return
+            if held is not None:
+                await _detach(held[1])
+            self._frame_sessions[frame] = (target, cdp)
+            for event, handler in self._network_handlers().items():
+                cdp.on(event, self._guard(self._from_session(cdp, handler)))
+            await cdp.send("Network.enable", {"maxPostDataSize": POST_KEEP})
+            await cdp.send("Log.enable")
+        except Exception as exc:  # noqa: BLE001 - the frame navigated or closed meanwhile
+            log.debug("frame capture failed: %s", exc)
+            await _detach(cdp)
+
+    def _from_session(self, cdp: Any, handler: Callable[[dict[str, Any]], None]) -> Callable[[dict[str, Any]], None]:
+        """Wrap a handler of a frame's session: remember which session saw each request (its bodies
+        must be fetched through it)."""
+        def run(p: dict[str, Any]) -> None:
+            handler(p)
+            rid = p.get("requestId")
+            if rid and rid in self._by_id and rid not in self._req_session:
+                self._req_session[rid] = cdp
+        return run
+
+    def _session_of(self, rec: RequestRecord) -> Any:
+        return self._req_session.get(rec.request_id, self._cdp)
 
     async def terminate_execution(self) -> bool:
         """Stop the JavaScript running in the page (CDP ``Runtime.terminateExecution``) over the capture's
@@ -203,20 +343,25 @@ class EventCapture:
             return False
 
     async def sync(self, timeout: float = 2.0) -> bool:
-        """Wait until the events the browser sent before this call have been processed.
+        """Wait until what the page and the browser produced before this call has been processed.
 
-        Sends a no-op to the renderer (``Runtime.evaluate``) and to the browser side
-        (``Target.getTargetInfo``) over the capture's own session; their replies come after every
+        Asks the console hook of every frame to send what it holds and waits for it to be received
+        (its ``drain()``), and sends a no-op to the renderer (``Runtime.evaluate``) and to the browser
+        side (``Target.getTargetInfo``) over the capture's own session, whose replies come after every
         event queued before them. Returns ``False`` if that took longer than ``timeout`` seconds (a
         page busy in a long script) or failed; the buffers are then as fresh as they could be.
         """
         cdp = self._cdp
         if cdp is None:
             return False
+        waits: list[Any] = [cdp.send("Runtime.evaluate", {"expression": "0", "returnByValue": True}),
+                            cdp.send("Target.getTargetInfo")]
+        waits.extend(_ping(child) for _, child in list(self._frame_sessions.values()))
+        if not self._page.is_closed():
+            waits.extend(_drain(frame) for frame in self._page.frames)
         try:
-            await asyncio.wait_for(asyncio.gather(
-                cdp.send("Runtime.evaluate", {"expression": "0", "returnByValue": True}),
-                cdp.send("Target.getTargetInfo")), timeout)
+            await asyncio.wait_for(asyncio.gather(*waits), timeout)
+            await asyncio.sleep(0)  # let a batch whose reply is in flight reach its handler
             return True
         except Exception:  # noqa: BLE001 - navigating, closed, or busy: take what we have
             return False
@@ -234,11 +379,11 @@ class EventCapture:
         """Detach the CDP session (safe to call twice, or after the page closed)."""
         self._closed = True
         cdp, self._cdp = self._cdp, None
-        if cdp is not None:
-            try:
-                await cdp.detach()
-            except Exception:  # noqa: BLE001 - the page is already gone
-                pass
+        children = [c for _, c in self._frame_sessions.values()]
+        self._frame_sessions.clear()
+        self._req_session.clear()
+        for session in ([cdp] if cdp is not None else []) + children:
+            await _detach(session)
 
     # -- sections -------------------------------------------------------------------------------
 
@@ -293,25 +438,91 @@ class EventCapture:
 
     # -- console ----------------------------------------------------------------------------------
 
-    def _add_console(self, entry: ConsoleEntry) -> None:
-        section = self.current_section
+    def _add_console(self, entry: ConsoleEntry, section: Section | None = None, *, route: str | None = None,
+                     count: int = 1, first: float | None = None, last: float | None = None,
+                     varies: bool = False) -> None:
+        section = section or self.current_section
         entry.section = section.id
-        entry.route = relative_url(section.route, section.url) if section.route else None
-        held = self.console.add(entry, time.time())
-        self._stats[section.id]["items"] += 1
-        if held.level == "error" and not (held.kind == "browser" and _is_favicon(held.source or "")):
-            self._stats[section.id]["consoleErrors"] += 1
-
-    def _on_console(self, p: dict[str, Any]) -> None:
-        if p.get("type") in ("endGroup", "clear"):
+        if route is not None:
+            entry.route = route or None
+        else:
+            entry.route = relative_url(section.route, section.url) if section.route else None
+        held = self.console.add(entry, last or time.time(), count=count, first_time=first, varies=varies)
+        stats = self._stats.get(section.id)
+        if stats is None:
             return
-        self._add_console(entry_from_console_api(p, self.current_section.url))
+        stats["items"] += count
+        if held.level == "error" and not (held.kind == "browser" and _is_favicon(held.source or "")):
+            stats["consoleErrors"] += count
 
-    def _on_exception(self, p: dict[str, Any]) -> None:
-        self._add_console(entry_from_exception(p, self.current_section.url))
+    def _on_page_error(self, error: Any) -> None:
+        self._add_console(entry_from_page_error(str(getattr(error, "name", "") or ""),
+                                                str(getattr(error, "message", "") or error),
+                                                getattr(error, "stack", None), self.current_section.url))
+
+    def _hook_section(self, origin: Any, top: bool, clock_ok: bool) -> Section:
+        """The section a console batch belongs to. Batches from frames go to the current section. A
+        batch from the top document is matched by the document's ``timeOrigin`` (when its navigation
+        started): the first section started at or after it (a page being left may report after the
+        next page's section began), when the browser's clock agrees with ours (``clock_ok``); else
+        the current section. A document keeps the section it was first matched to."""
+        current = self.current_section
+        if not top or not isinstance(origin, (int, float)):
+            return current
+        sid = self._doc_sections.get(origin)
+        if sid is None:
+            sid = current.id
+            if clock_ok:
+                started = origin / 1000 - 0.05  # our section starts a little after the browser's
+                sid = next((sec.id for sec in self.sections.values() if sec.started >= started), current.id)
+            self._doc_sections[origin] = sid
+            while len(self._doc_sections) > 4 * MAX_SECTIONS:
+                self._doc_sections.popitem(last=False)
+        return self.sections.get(sid, current)
+
+    def _on_hook_batch(self, source: Any, payload: Any) -> None:
+        """Receive one batch from ``console_hook.js`` (through the binding; see that file for its shape)."""
+        if self._closed:
+            return
+        try:
+            batch = json.loads(payload) if isinstance(payload, str) else list(payload or [])
+        except (TypeError, ValueError):
+            return
+        if not batch or not isinstance(batch[-1], dict) or "o" not in batch[-1]:
+            return
+        meta = batch.pop()
+        self.hook_batches += 1
+        sent = float(meta.get("s") or 0) / 1000
+        section = self._hook_section(meta.get("o"), bool(meta.get("top")), abs(time.time() - sent) < 1.0)
+        for item in batch:
+            if not isinstance(item, dict):
+                continue
+            try:
+                entry = entry_from_hook(item, section.url)
+                route = ""
+                href = item.get("h")
+                if href:
+                    here = self.redactor.url(str(href))
+                    if here != section.url:
+                        route = relative_url(here, section.url)
+                count = max(1, int(item.get("c") or 1))
+                first = float(item.get("f") or 0) / 1000 or None
+                last = float(item.get("z") or 0) / 1000 or None
+                if last is None or abs(last - time.time()) > 60:  # a remote browser's clock may be off
+                    first = last = None
+                self._add_console(entry, section, route=route if href else None, count=count, first=first,
+                                  last=last, varies=bool(item.get("v")))
+            except Exception:  # noqa: BLE001 - a malformed item must not break capture
+                log.debug("console batch item failed", exc_info=True)
+        dropped = int(meta.get("d") or 0)
+        if dropped > 0:
+            self.console.total += dropped
+            self.console.evicted_messages += dropped
 
     def _on_log(self, p: dict[str, Any]) -> None:
-        self._add_console(entry_from_log(p, self.current_section.url))
+        stamp = float((p.get("entry") or {}).get("timestamp") or 0) / 1000  # ms since the epoch
+        when = stamp if abs(stamp - time.time()) < 60 else None  # a remote browser's clock may be off
+        self._add_console(entry_from_log(p, self.current_section.url), first=when, last=when)
 
     # -- network ----------------------------------------------------------------------------------
 
@@ -332,6 +543,7 @@ class EventCapture:
             self.evicted_requests += 1
             if self._by_id.get(old.request_id) is old:
                 del self._by_id[old.request_id]
+                self._req_session.pop(old.request_id, None)
         self._touch(rec)
         return rec
 
@@ -521,6 +733,23 @@ class EventCapture:
         stats = self._stats.get(self.current_section.id) or {}
         return {"consoleErrors": stats.get("consoleErrors", 0), "failedRequests": stats.get("failedRequests", 0)}
 
+    def console_mark(self) -> dict[int, int]:
+        """A mark for :meth:`console_errors_since`: the occurrence count of every held error entry."""
+        return {id(e): e.count for e in self.console.entries() if e.level == "error"}
+
+    def console_errors_since(self, mark: dict[int, int]) -> list[tuple[ConsoleEntry, int]]:
+        """Error entries with occurrences after ``mark`` (from :meth:`console_mark`), in time order,
+        each with how many new occurrences it got; the browser's own favicon failure is left out.
+        ``await sync()`` first."""
+        out = []
+        for e in sorted(self.console.entries(), key=lambda e: (e.first_time, e.first_seq)):
+            if e.level != "error" or (e.kind == "browser" and _is_favicon(e.source or "")):
+                continue
+            new = e.count - mark.get(id(e), 0)
+            if new > 0:
+                out.append((e, new))
+        return out
+
     def records(self) -> list[RequestRecord]:
         """Held request records, oldest first."""
         return list(self._requests.values())
@@ -567,7 +796,7 @@ class EventCapture:
             return Body(None, missing="the response has not finished loading yet; call again shortly")
         if rec.status in (204, 304) or (rec.status and 300 <= rec.status < 400):
             return Body("", full_bytes=0)
-        cdp = self._cdp
+        cdp = self._session_of(rec)
         if cdp is None or self._page.is_closed():
             return Body(None, missing="the tab was closed, and its bodies with it")
         try:
@@ -599,7 +828,7 @@ class EventCapture:
             return Body(None, missing="the request has no body")
         if rec.post_data is not None and rec.post_length <= len(rec.post_data):
             return Body(rec.post_data, full_bytes=len(rec.post_data.encode("utf-8", "surrogatepass")))
-        cdp = self._cdp
+        cdp = self._session_of(rec)
         if cdp is not None and not self._page.is_closed():
             try:
                 result = await cdp.send("Network.getRequestPostData", {"requestId": rec.request_id})
