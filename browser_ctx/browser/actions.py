@@ -33,7 +33,6 @@ import logging
 import os
 import re
 import tempfile
-import weakref
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -142,65 +141,13 @@ def download_dir(aset: ActionSettings, settings: Settings | None = None) -> Path
 # -- per-page hooks ------------------------------------------------------------------------------
 
 
-class _Streams:
-    """Long-lived connections of one page, seen through a CDP session: EventSource and WebSocket traffic.
-
-    ``messages`` counts messages/frames received per CDP request id; ``urls`` names the connections
-    whose start was seen (streams opened before :func:`attach` ran stay unnamed).
-    """
-
-    def __init__(self) -> None:
-        self.messages: dict[str, int] = {}
-        self.urls: dict[str, tuple[str, str]] = {}  # requestId -> (kind, url)
-
-    def on_request(self, ev: dict) -> None:
-        if ev.get("type") == "EventSource":
-            self.urls[ev["requestId"]] = ("EventSource", ev.get("request", {}).get("url", ""))
-
-    def on_ws(self, ev: dict) -> None:
-        self.urls[ev["requestId"]] = ("WebSocket", ev.get("url", ""))
-
-    def on_message(self, ev: dict) -> None:
-        rid = ev.get("requestId", "")
-        self.messages[rid] = self.messages.get(rid, 0) + 1
-        while len(self.urls) > 200:
-            self.urls.pop(next(iter(self.urls)))
-
-    def on_ws_message(self, ev: dict) -> None:
-        rid = ev.get("requestId", "")
-        self.urls.setdefault(rid, ("WebSocket", ""))
-        self.on_message(ev)
-
-    def label(self, rid: str) -> str:
-        kind, url = self.urls.get(rid, ("EventSource", ""))
-        return f"{kind} {_short(url)}" if url else kind
-
-
-_hooked: weakref.WeakKeyDictionary[Any, _Streams] = weakref.WeakKeyDictionary()
-
-
 async def attach(session: BrowserSession, page: Page) -> None:
-    """Install the per-page hooks actions rely on (idempotent; never raises).
-
-    Answers dialogs by policy (:func:`browser_ctx.browser.dialogs.install`) and counts EventSource and
-    WebSocket traffic through a CDP session of its own (the tab's event capture, when it exposes
-    ``records()``, is consulted too and names streams opened before this ran). Meant to run right after a page opens, before it navigates
-    (``BrowserSession._adopt``); the action tools also call it lazily before each action.
+    """Install the per-page hooks actions rely on (idempotent; never raises): dialogs answered by
+    policy (:func:`browser_ctx.browser.dialogs.install`). Streams (EventSource, WebSocket) are read
+    from the tab's event capture, which already sees them. Meant to run right after a page opens,
+    before it navigates (``BrowserSession._adopt``); the action tools also call it before each action.
     """
     dialogs.install(session, page)
-    if page in _hooked or page.is_closed():
-        return
-    streams = _Streams()
-    _hooked[page] = streams
-    try:
-        cdp = await page.context.new_cdp_session(page)
-        cdp.on("Network.requestWillBeSent", streams.on_request)
-        cdp.on("Network.webSocketCreated", streams.on_ws)
-        cdp.on("Network.eventSourceMessageReceived", streams.on_message)
-        cdp.on("Network.webSocketFrameReceived", streams.on_ws_message)
-        await cdp.send("Network.enable")
-    except Exception as exc:  # noqa: BLE001 - not Chromium, or the page closed: no stream detection
-        log.debug("stream watch unavailable: %s", exc)
 
 
 async def attach_all(session: BrowserSession) -> None:
@@ -451,12 +398,11 @@ class Watch:
     _last_net: float = 0.0
     _poll_counts: dict[str, int] = field(default_factory=dict)
     _long_lived: list[str] = field(default_factory=list)
-    _stream_messages0: dict[str, int] = field(default_factory=dict)
     _events0: dict[str, int] = field(default_factory=dict)
     _popups: list[_PageWatch] = field(default_factory=list)
     _downloads: list[Download] = field(default_factory=list)
     _pdf: dict[str, Any] = field(default_factory=dict)
-    _errors: list[str] = field(default_factory=list)
+    _console_mark: dict[int, int] = field(default_factory=dict)
     _failed: list[str] = field(default_factory=list)
     _listeners: list[tuple[Any, str, Any]] = field(default_factory=list)
     _doc_changed: bool = False
@@ -513,15 +459,21 @@ class Watch:
         if resp.status >= 400 and not _internal(resp.url):
             self._failed.append(f"{resp.request.method} {_short(resp.url)} → {resp.status}")
 
-    def _on_console(self, msg: Any) -> None:
-        if msg.type == "error":
-            loc = msg.location or {}
-            where = f" ({_short(loc['url'])}:{loc.get('lineNumber', 0) + 1})" if loc.get("url") else ""
-            self._errors.append(f"{one_line(msg.text, 200)}{where}")
-
-    def _on_pageerror(self, exc: Any) -> None:
-        name = getattr(exc, "name", "") or "Error"
-        self._errors.append(f"{name}: {one_line(getattr(exc, 'message', str(exc)), 200)}")
+    async def _console_errors(self) -> tuple[list[str], int]:
+        """New console errors from the tab's event capture (not ``page.on("console")``, which would
+        carry every message of a flood through Playwright's driver): one line each, and the count of
+        occurrences."""
+        events = self.tab.events
+        try:
+            await events.sync(timeout=1.0)
+            found = events.console_errors_since(self._console_mark)
+        except Exception:  # noqa: BLE001 - a capture that never started: nothing to report
+            return [], 0
+        lines = []
+        for entry, new in found:
+            where = f" ({entry.source})" if entry.source else ""
+            lines.append(f"{'×' + str(new) + ' ' if new > 1 else ''}{one_line(entry.text, 200)}{where}")
+        return lines, sum(new for _, new in found)
 
     def _on_download(self, download: Download) -> None:
         self._downloads.append(download)
@@ -579,16 +531,17 @@ class Watch:
         self._origin, _ = await self._settle_probe()
         if self.delta:
             self._before = await self._snapshot()
-        streams = _hooked.get(page)
-        self._stream_messages0 = dict(streams.messages) if streams else {}
+        try:
+            await self.tab.events.sync(timeout=1.0)
+            self._console_mark = self.tab.events.console_mark()
+        except Exception:  # noqa: BLE001 - no capture on this tab
+            self._console_mark = {}
         self._events0 = {rid: n for rid, (_, n) in self._event_streams().items()}
         self._last_net = self._now()
         self._on(page, "request", self._on_request)
         self._on(page, "requestfinished", self._on_request_done)
         self._on(page, "requestfailed", self._on_request_failed)
         self._on(page, "response", self._on_response)
-        self._on(page, "console", self._on_console)
-        self._on(page, "pageerror", self._on_pageerror)
         self._on(page, "download", self._on_download)
         self._on(page.context, "page", self._on_new_page)
         self._on(page.context, "response", self._on_any_response)
@@ -616,16 +569,6 @@ class Watch:
             if got > 0:
                 out = [o for o in out if o != label]
                 out.append(f"{label} ({got} message{'s' if got != 1 else ''} while settling)")
-        streams = _hooked.get(self.tab.page)
-        if streams is not None:
-            for rid, n in list(streams.messages.items()):
-                got = n - self._stream_messages0.get(rid, 0)
-                if got > 0:
-                    label = streams.label(rid)
-                    if any(o.startswith(label) and "while settling" in o for o in out):
-                        continue  # already named by the event capture
-                    out = [o for o in out if o != label]
-                    out.append(f"{label} ({got} message{'s' if got != 1 else ''} while settling)")
         polling = [k for k, n in self._poll_counts.items() if n >= POLL_REPEATS]
         out.extend(f"polling {_short(k)} ({self._poll_counts[k]} requests)" for k in polling)
         return out
@@ -745,7 +688,7 @@ class Watch:
             url = pw.page.url
             pdf = url in self._pdf
             rec.popups.append(PopupInfo(index, url, title, pdf=pdf, size=await self._pdf_size(url) if pdf else None))
-        rec.console_errors, rec.console_error_count = self._errors, len(self._errors)
+        rec.console_errors, rec.console_error_count = await self._console_errors()
         rec.failed_requests, rec.failed_request_count = self._failed, len(self._failed)
         if page.is_closed():
             rec.notes.append("The tab closed itself.")
