@@ -68,12 +68,13 @@ def _server_and_driver() -> tuple[int, int | None]:
     return server, driver
 
 
-async def run_one(base: str, n: int, timeout_s: float, node_options: str | None = None) -> dict[str, float]:
+async def run_one(base: str, n: int, timeout_s: float, node_options: str | None = None,
+                  tasks: bool = False) -> dict[str, float]:
     """Flood one fresh server with ``n`` messages; return RSS figures (MB) and the call's tokens."""
     env = {"NODE_OPTIONS": node_options} if node_options else None
     async with mcp_session(env=env) as s:
         await s.call_tool("browser_console_messages", {})  # opens the tab and waits for its capture
-        nav = await s.call_tool("browser_navigate", {"url": f"{base}/events/flood.html?n={n}&defer=3000"})
+        nav = await s.call_tool("browser_navigate", {"url": f"{base}/events/flood.html?n={n}&defer=3000{'&tasks=1' if tasks else ''}"})
         if nav.is_error:
             raise RuntimeError(result_text(nav))
         start = time.monotonic()
@@ -100,6 +101,8 @@ async def main() -> int:
     ap.add_argument("--counts", default="1000,100000", help="comma-separated message counts")
     ap.add_argument("--flat-mb", type=float, default=50.0, help="growth (MB) still called flat")
     ap.add_argument("--timeout", type=float, default=1200.0, help="seconds to wait for one flood to be captured")
+    ap.add_argument("--tasks", action="store_true",
+                    help="log each message from a task of its own (the in-page hook then sends many small batches)")
     ap.add_argument("--node-options", default=None,
                     help="NODE_OPTIONS for the server's Playwright driver, e.g. --max-semi-space-size=1")
     args = ap.parse_args()
@@ -108,7 +111,7 @@ async def main() -> int:
     with serve_directory(FIXTURES) as port:
         base = f"http://127.0.0.1:{port}"
         for n in counts:
-            row = await run_one(base, n, args.timeout, args.node_options)
+            row = await run_one(base, n, args.timeout, args.node_options, args.tasks)
             rows.append(row)
             print(f"n={n:>7,}: folded ×{row['folded']:,} in {row['seconds']:.0f}s; default call {row['tokens']} tokens; "
                   f"server peak RSS {row['server_peak']:.1f} MB (now {row['server_rss']:.1f}); "
