@@ -107,7 +107,8 @@ class EventSettings:
     """Console and network capture buffers, per tab.
 
     Attributes:
-        console_entries: distinct console entries kept (1,000); repeats fold into counts.
+        console_entries: distinct console entries kept (1,000); repeats fold into counts. Also the
+            most distinct entries a frame's in-page hook holds before it sends a batch at once.
         network_entries: requests kept (2,000).
         message_chars: characters of one console message shown before it is cut (300).
         redact: redact secrets from every output (default ``True``; ``--no-redact`` turns off).

@@ -364,3 +364,23 @@ async def test_console_while_leaving_stays_with_its_page(site):
         earlier, current = both.split("(current page)", 1)
         assert "leave page loaded" in earlier and "leaving the first page" in earlier, both
         assert "leaving" not in current and "cyclic object" in current
+
+
+async def test_two_captures_on_one_tab_both_get_every_call(site):
+    """Two browser-ctx sessions sharing a tab (--shared-context) each install a hook of their own."""
+    from browser_ctx.browser.events import EventCapture
+    from browser_ctx.core.redact import Redactor
+
+    session, t = await _tools()
+    async with session:
+        tab = await session.current_tab()
+        second = EventCapture(tab.page, SETTINGS.events, Redactor(True))
+        await second.start()
+        try:
+            await t.goto(f"{site}/events/flood.html?n=300")
+            assert await second.sync(timeout=60)
+            for capture in (tab.events, second):
+                warn = [e for e in capture.console.entries() if e.level == "warning"]
+                assert [e.count for e in warn] == [300]
+        finally:
+            await second.close()

@@ -17,7 +17,7 @@
 // plus one trailing {o: performance.timeOrigin, top, d: calls dropped because no binding was reachable,
 // s: when the batch was sent (ms since epoch)}.
 (() => {
-  const HOOK = '__browserCtxConsole';
+  const HOOK = '__BINDING__Hook';
   if (Object.prototype.hasOwnProperty.call(globalThis, HOOK)) return;
   const BINDING = '__BINDING__', MAX = __MAX__, KEEP = __KEEP__, FRAMES = __FRAMES__;
   const con = globalThis.console;
@@ -244,6 +244,8 @@
       try { make(args, stack ? callers(depth) : []); } catch (e) { /* capture must never break the page */ }
       return orig.apply(this, args);
     }}[name];
+    try { Object.defineProperty(wrapper, 'toString', {value: () => Function.prototype.toString.call(orig)}); }
+    catch (e) { /* cosmetic: a page printing console.log shows the native source */ }
     try { Object.defineProperty(con, name, {value: wrapper, writable: true, configurable: true, enumerable: true}); }
     catch (e) { /* a frozen console: not captured */ }
   };

@@ -52,6 +52,7 @@ import asyncio
 import base64
 import json
 import logging
+import secrets
 import time
 from collections import OrderedDict
 from collections.abc import Callable
@@ -83,10 +84,11 @@ log = logging.getLogger("browser_ctx")
 
 #: Sections kept per tab (older ones are dropped with their remaining entries).
 MAX_SECTIONS = 20
-#: Name of the binding the in-page console hook sends its batches through (visible to the page).
-HOOK_BINDING = "__browserCtxConsoleBatch"
+#: Prefix of the names the in-page console hook uses on ``window`` (visible to the page): its binding
+#: is ``<prefix><id>`` and its own handle ``<prefix><id>Hook``, ``<id>`` unique per capture, so two
+#: browser-ctx sessions sharing a tab (``--shared-context``) each get every call.
+HOOK_PREFIX = "__browserCtxConsole"
 _HOOK_SOURCE = resources.files(__package__).joinpath("console_hook.js").read_text(encoding="utf-8")
-_DRAIN_JS = "() => { const h = globalThis.__browserCtxConsole; return h ? h.drain() : null; }"
 
 
 async def _detach(session: Any) -> None:
@@ -104,18 +106,19 @@ async def _ping(session: Any) -> None:
         pass
 
 
-async def _drain(frame: Any) -> None:
+async def _drain(frame: Any, hook: str) -> None:
     try:
-        await frame.evaluate(_DRAIN_JS)
+        await frame.evaluate("(name) => { const h = globalThis[name]; return h ? h.drain() : null; }", hook)
     except Exception:  # noqa: BLE001 - a detached or navigating frame has nothing more to send
         pass
 
 
-def hook_script(max_pending: int) -> str:
-    """The in-page console hook (``console_hook.js``) with its constants filled in: the binding name,
-    ``max_pending`` distinct entries held before a batch is sent at once, :data:`KEEP_CHARS`
-    characters kept per message and 16 frames per ``console.trace``."""
-    return (_HOOK_SOURCE.replace("__BINDING__", HOOK_BINDING).replace("__MAX__", str(max(1, max_pending)))
+def hook_script(binding: str, max_pending: int) -> str:
+    """The in-page console hook (``console_hook.js``) with its constants filled in: the ``binding``
+    name (the hook's handle is ``binding + "Hook"``), ``max_pending`` distinct entries held before a
+    batch is sent at once, :data:`KEEP_CHARS` characters kept per message and 16 frames per
+    ``console.trace``."""
+    return (_HOOK_SOURCE.replace("__BINDING__", binding).replace("__MAX__", str(max(1, max_pending)))
             .replace("__KEEP__", str(KEEP_CHARS)).replace("__FRAMES__", "16"))
 _EXTRA_KEEP = 500  # ExtraInfo payloads held while waiting for their request
 #: Out-of-process iframes per tab whose network is captured through a CDP session of their own.
@@ -171,6 +174,7 @@ class EventCapture:
         self._main_frame: str | None = None
         self._closed = False
         self._hooked = False
+        self._binding = f"{HOOK_PREFIX}{secrets.token_hex(4)}"
         self.hook_batches = 0
         self._frame_sessions: dict[Any, tuple[str, CDPSession]] = {}  # OOPIF frame -> (target id, session)
         self._attaching: set[Any] = set()
@@ -219,11 +223,11 @@ class EventCapture:
             return
         page = self._page
         try:
-            await page.expose_binding(HOOK_BINDING, self._on_hook_batch)
+            await page.expose_binding(self._binding, self._on_hook_batch)
         except Exception as exc:
             if "already registered" not in str(exc):
                 raise
-        script = hook_script(self.settings.console_entries)
+        script = hook_script(self._binding, self.settings.console_entries)
         await page.add_init_script(script)
         page.on("pageerror", self._guard(self._on_page_error))
         page.on("framenavigated", self._guard(self._on_frame_committed))
@@ -358,7 +362,7 @@ class EventCapture:
                             cdp.send("Target.getTargetInfo")]
         waits.extend(_ping(child) for _, child in list(self._frame_sessions.values()))
         if not self._page.is_closed():
-            waits.extend(_drain(frame) for frame in self._page.frames)
+            waits.extend(_drain(frame, self._binding + "Hook") for frame in self._page.frames)
         try:
             await asyncio.wait_for(asyncio.gather(*waits), timeout)
             await asyncio.sleep(0)  # let a batch whose reply is in flight reach its handler
@@ -492,6 +496,7 @@ class EventCapture:
             return
         meta = batch.pop()
         self.hook_batches += 1
+        del batch[2 * max(1, self.settings.console_entries):]  # the hook never sends more; a page might
         sent = float(meta.get("s") or 0) / 1000
         section = self._hook_section(meta.get("o"), bool(meta.get("top")), abs(time.time() - sent) < 1.0)
         for item in batch:

@@ -459,19 +459,21 @@ def entry_from_hook(item: dict[str, Any], base: str | None = None) -> ConsoleEnt
     The count and times (``c``, ``f``, ``z``, ``v``) are not applied here: pass them to
     :meth:`ConsoleBuffer.add`. ``base`` is the page URL (same-origin URLs are shown as paths).
     """
+    # The page can call the binding itself: every field is clamped, never trusted.
     level = str(item.get("l") or "info")
     if level not in _RANK:
         level = "info"
-    text = str(item.get("t") or "")
-    full = max(int(item.get("n") or 0), len(text))
-    url = str(item.get("u") or "")
+    raw = str(item.get("t") or "")
+    text = raw[:KEEP_CHARS]
+    full = max(int(item.get("n") or 0), len(raw))
+    url = str(item.get("u") or "")[:2000]
     source = f"{relative_url(url, base)}:{int(item.get('ln') or 0)}" if url else None
     stack: list[str] = []
     total = 0
-    if item.get("st"):
-        frames = [str(f) for f in item["st"]]
+    if isinstance(item.get("st"), list) and item["st"]:
+        frames = [str(f)[:500] for f in item["st"][:_KEEP_FRAMES]]
         stack = [_strip_origin(f, base) for f in frames[:_KEEP_FRAMES]] if base else frames[:_KEEP_FRAMES]
-        total = max(int(item.get("sc") or 0), len(frames))
+        total = max(int(item.get("sc") or 0), len(item["st"]))
     elif item.get("e") and "\n    at " in text:
         cut = full > len(text)
         text, stack, total = _split_stack(text, base)
