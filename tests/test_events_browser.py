@@ -344,13 +344,14 @@ async def test_console_hook_methods_frames_and_original_console(site):
 
 
 async def test_console_flood_arrives_in_few_batches(site):
-    """20,000 calls in one task cross the driver as a handful of batches, and the count stays exact."""
+    """20,000 calls in one task cross the driver as a few dozen batches (the first 50 of a second go out
+    at once, one call each; the rest wait for the task to end), and the count stays exact."""
     session, t = await _tools()
     async with session:
         tab = await t.goto(f"{site}/events/flood.html?n=20000")
         out = await t.text("browser_console_messages", level="warning")
         assert "[warning] ×20000 Slow frame" in out
-        assert 1 <= tab.events.hook_batches <= 10, tab.events.hook_batches
+        assert 1 <= tab.events.hook_batches <= 60, tab.events.hook_batches
 
 
 async def test_console_while_leaving_stays_with_its_page(site):
@@ -384,3 +385,17 @@ async def test_two_captures_on_one_tab_both_get_every_call(site):
                 assert [e.count for e in warn] == [300]
         finally:
             await second.close()
+
+
+async def test_hostile_page_cannot_break_capture_or_the_session(site):
+    """A page that replaces JSON.stringify, adds toJSON to every object, sets Error.prepareStackTrace and
+    logs from a Proxy trap still has its console captured, loads at once, and the session goes on."""
+    session, t = await _tools()
+    async with session:
+        tab = await t.goto(f"{site}/events/hostile.html", timeout=30_000)
+        out = await t.text("browser_console_messages")
+        assert "[error] still captured 42 (/events/hostile.html:15)" in out, out
+        assert "watched: {}" in out
+        assert await tab.page.evaluate("typeof __playwright__binding__") == "undefined"
+        await t.goto(f"{site}/events/cyclic.html")
+        assert "cyclic object" in await t.text("browser_console_messages")

@@ -17,7 +17,6 @@ from browser_ctx.core.console import (
     entry_from_console_api,
     entry_from_exception,
     entry_from_hook,
-    entry_from_page_error,
     fold_key,
     format_args,
     level_included,
@@ -219,15 +218,6 @@ def test_entry_from_hook_items():
                            "t": "caught: TypeError: bad\n    at http://h/page.html:17:9\n    at run (http://h/x.js:1:2)"}, base)
     assert err.text == "caught: TypeError: bad" and err.stack == ("at /page.html:17:9", "at run (/x.js:1:2)")
     assert entry_from_hook({"l": "nonsense", "t": "x"}, base).level == "info"
-
-
-def test_entry_from_page_error():
-    frames = "\n".join("    at recurse (http://h/stack.html:4:25)" for _ in range(200))
-    e = entry_from_page_error("Error", "deep failure", f"Error: deep failure\n{frames}", "http://h/stack.html")
-    assert (e.level, e.kind, e.text, e.source, e.stack_total) == ("error", "exception", "Uncaught Error: deep failure",
-                                                                  "/stack.html:4", 200)
-    bare = entry_from_page_error("", "just a string", None, "http://h/")
-    assert bare.text == "Uncaught just a string" and bare.source is None and not bare.stack
 
 
 def test_render_cuts_long_message_after_scrubbing():

@@ -1,109 +1,174 @@
 // Console capture in the page (installed by browser_ctx/browser/events.py in every frame's main world,
 // before the page's own scripts). Why in the page: receiving one CDP Runtime.consoleAPICalled event per
-// message through Playwright's driver grew the driver by ~70-120 MB over 100,000 messages; folding here
-// sends one batch per task instead, so a flood of 100,000 repeats is one entry with a count.
+// message through Playwright's driver grew the driver by 70-120 MB over 100,000 messages; folding here
+// sends a few batches instead, so a flood of 100,000 repeats is one entry with a count.
 //
-// Each console call still reaches the original console method (DevTools and Playwright see it as before).
-// Calls are folded into `pending`, keyed like browser_ctx.core.console.fold_key (level, url:line of the
-// caller, text with digit runs as '#'), and sent as one JSON batch through the binding __BINDING__
-// (Playwright's exposeBinding): at most 100 ms after the first pending call (the task logging them must end
-// first), at once when __MAX__ distinct entries are pending, on pagehide and for every call after it, and
-// when drain() is called
-// (browser-ctx does that before it reads the console). A batch is a JSON array of:
+// Every call is folded into `pending`, keyed like browser_ctx.core.console.fold_key (level, url:line of
+// the caller, text with digit runs as '#'), and sent as a JSON batch through the CDP binding __BINDING__
+// (Runtime.addBinding on browser-ctx's own CDP session; nothing of Playwright's is exposed to the page).
+// A batch goes out at once, inside the console call, while the frame has sent fewer than 50 batches in
+// the last second (as a CDP console event would); beyond that every 100 ms. It also goes out at once when
+// __MAX__ distinct entries are pending, on beforeunload/pagehide and for every call after them, and when
+// drain() is called (browser-ctx does that before it reads the console). If the binding is not there
+// yet (an out-of-process frame before its session attaches), the batch waits and is retried.
+//
+// The original console method still runs (DevTools and Playwright see the message) for up to 100 calls
+// per second per frame (bursts of 200); beyond that a flood is only counted here, so it never reaches
+// the CDP sessions. Console calls made while this hook is itself formatting (a Proxy trap or getter that
+// logs) go to the original console only.
+//
+// The hook uses builtins captured when it is installed, so a page replacing JSON, Map, Array methods,
+// Function.prototype.apply or Error.prepareStackTrace afterwards does not break it. Rendering an object
+// reads its own data properties (getters are not called), which a Proxy can observe.
+//
+// A batch is a JSON array of:
 //   {l: level (error|warning|info|debug), t: text (first __KEEP__ chars, latest call), n: full length (chars),
 //    u: caller url, ln: caller line (1-based), st: frames kept (console.trace), sc: frames in all,
 //    e: 1 if an Error argument's stack is in the text, c: calls folded, f/z: first/last call (ms since epoch),
-//    v: 1 if the text varied in its numbers, h: location.href at the first call, top: 1 in the top frame}
-// plus one trailing {o: performance.timeOrigin, top, d: calls dropped because no binding was reachable,
-// s: when the batch was sent (ms since epoch)}.
+//    v: 1 if the text varied in its numbers, h: location.href at the first call (top frame only)}
+// plus one trailing {o: performance.timeOrigin, top: 1 in the top frame, d: calls dropped because nothing
+// could be sent, s: when the batch was sent (ms since epoch)}.
 (() => {
-  const HOOK = '__BINDING__Hook';
-  if (Object.prototype.hasOwnProperty.call(globalThis, HOOK)) return;
-  const BINDING = '__BINDING__', MAX = __MAX__, KEEP = __KEEP__, FRAMES = __FRAMES__;
-  const con = globalThis.console;
-  const dateNow = Date.now, perfNow = performance.now.bind(performance);  // pages may fake time later
+  const G = globalThis;
+  const HOOK = '__BINDING__Hook', BINDING = '__BINDING__', MAX = __MAX__, KEEP = __KEEP__, FRAMES = __FRAMES__;
+  const hasOwn = Object.prototype.hasOwnProperty;
+  const apply = Reflect.apply;
+  if (apply(hasOwn, G, [HOOK])) return;
+  const con = G.console;
   if (!con) return;
-  const isTop = (() => { try { return window.top === window; } catch (e) { return false; } })();
-  // Names the sending document; a page restored from the back/forward cache is a new visit.
-  let origin = performance.timeOrigin;
-  let leaving = false;  // after pagehide every call is sent at once: no timer runs in a document being left
-  addEventListener('pageshow', (e) => { if (e.persisted) { origin = dateNow() + 0.5; leaving = false; } }, true);
-  let pending = new Map();
-  const INFLIGHT = 2;  // batches on their way at once
-  let inflight = 0, timer = 0;
-  const waiters = [];
 
-  const settle = () => {
-    if (inflight || pending.size) return;
-    while (waiters.length) waiters.shift()(true);
+  // -- builtins, captured now -----------------------------------------------------------------------
+  const defineProperty = Object.defineProperty, getProto = Object.getPrototypeOf, keysOf = Object.keys;
+  const ownDesc = Object.getOwnPropertyDescriptor, objIs = Object.is, isArray = Array.isArray;
+  const objToString = Object.prototype.toString, fnToString = Function.prototype.toString;
+  const jsonString = JSON.stringify;  // used on primitive strings only: no toJSON lookup
+  const sSlice = String.prototype.slice, sIndexOf = String.prototype.indexOf;
+  const sCharCode = String.prototype.charCodeAt, sTrim = String.prototype.trim;
+  const toStr = String, toNum = Number, trunc = Math.trunc, isNaNf = isNaN;
+  const NativeError = Error, dateNow = Date.now, perf = G.performance;
+  const perfNow = perf ? perf.now.bind(perf) : dateNow;
+  const isView = ArrayBuffer.isView;
+  const mapSize = Object.getOwnPropertyDescriptor(Map.prototype, 'size').get, mapEach = Map.prototype.forEach;
+  const setSize = Object.getOwnPropertyDescriptor(Set.prototype, 'size').get, setEach = Set.prototype.forEach;
+  const later = G.setTimeout, cancel = G.clearTimeout;
+  const listen = G.addEventListener ? G.addEventListener.bind(G) : null;
+  const NodeCtor = typeof Node === 'function' ? Node : null;
+  const str = (v) => { try { return toStr(v); } catch (e) { return '?'; } };
+  const slice = (s, a, b) => apply(sSlice, s, [a, b]);
+  const tagOf = (v) => { try { return apply(objToString, v, []); } catch (e) { return ''; } };
+
+  const isTop = (() => { try { return G.top === G; } catch (e) { return false; } })();
+  let origin = perf ? perf.timeOrigin : dateNow();  // names the sending document
+  let leaving = false;  // after beforeunload/pagehide every call is sent at once
+
+  // -- sending ------------------------------------------------------------------------------------
+  let pending = {__proto__: null};
+  let pendingCount = 0, dropped = 0, timer = 0, windowStart = 0, sentInWindow = 0;
+  let binding = null;
+  const findBinding = () => {
+    if (binding) return binding;
+    let fn;
+    try { fn = G[BINDING]; } catch (e) { fn = null; }
+    if (typeof fn === 'function') binding = fn;
+    return binding;
+  };
+  const q = (s) => apply(jsonString, null, [toStr(s)]);
+  const encode = (item) => {
+    let out = '{"l":' + q(item.l) + ',"t":' + q(item.t) + ',"n":' + item.n + ',"u":' + q(item.u) + ',"ln":' + item.ln +
+      ',"c":' + item.c + ',"f":' + item.f + ',"z":' + item.z;
+    if (item.v) out += ',"v":1';
+    if (item.e) out += ',"e":1';
+    if (item.h !== undefined) out += ',"h":' + q(item.h);
+    if (item.st) {
+      let frames = '';
+      for (let i = 0; i < item.st.length; i++) frames += (i ? ',' : '') + q(item.st[i]);
+      out += ',"st":[' + frames + '],"sc":' + item.sc;
+    }
+    return out + '}';
   };
   // Sends what is pending as one batch; false if the binding is not (yet) in this frame.
   const send = () => {
-    if (timer) { clearTimeout(timer); timer = 0; }
-    if (!pending.size) { settle(); return true; }
-    const fn = globalThis[BINDING];
-    if (typeof fn !== 'function') { if (!timer) timer = setTimeout(() => { timer = 0; send(); }, 200); return false; }
-    const batch = Array.from(pending.values());
-    batch.push({o: origin, top: isTop ? 1 : 0, d: dropped, s: dateNow()});
-    pending = new Map();
+    if (timer) { cancel(timer); timer = 0; }
+    if (!pendingCount && !dropped) return true;
+    const fn = findBinding();
+    if (!fn) { timer = later(send, 200); return false; }
+    let body = '';
+    for (const key in pending) body += encode(pending[key]) + ',';
+    body += '{"o":' + origin + ',"top":' + (isTop ? 1 : 0) + ',"d":' + dropped + ',"s":' + dateNow() + '}';
+    pending = {__proto__: null};
+    pendingCount = 0;
     dropped = 0;
-    inflight++;
-    let done;
-    try { done = fn(JSON.stringify(batch)); } catch (e) { inflight--; return false; }
-    const finish = () => { inflight--; if (pending.size && inflight < INFLIGHT) schedule(); settle(); };
-    if (done && typeof done.then === 'function') done.then(finish, finish); else finish();
+    try { apply(fn, G, ['[' + body + ']']); } catch (e) { /* the binding went away: lost */ }
     return true;
   };
-  // At the end of the current task (a page that logs and then navigates away loses nothing), unless
-  // INFLIGHT batches are still on their way: then when one of them is received.
-  let queued = false;
   const schedule = () => {
-    if (queued) return;
-    queued = true;
-    queueMicrotask(() => { queued = false; if (inflight < INFLIGHT) send(); });
+    if (leaving) { send(); return; }
+    if (timer) return;
+    const now = perfNow();
+    if (now - windowStart > 1000) { windowStart = now; sentInWindow = 0; }
+    if (sentInWindow < 50) { sentInWindow++; send(); } else timer = later(send, 100);
   };
 
   // -- rendering arguments (the same shapes as core/console.py's rendering of CDP previews) -------------
-  const cut = (s, n) => (s.length > n ? s.slice(0, n) : s);
+  const cut = (s, n) => (s.length > n ? slice(s, 0, n) : s);
   const ctorName = (o) => {
     try {
-      const p = Object.getPrototypeOf(o);
+      const p = getProto(o);
       if (p === null) return 'Object';
-      const c = p && Object.prototype.hasOwnProperty.call(p, 'constructor') ? p.constructor : null;
-      return (c && typeof c.name === 'string' && c.name) || 'Object';
+      const d = ownDesc(p, 'constructor');
+      const c = d && 'value' in d ? d.value : null;
+      const nd = typeof c === 'function' ? ownDesc(c, 'name') : null;
+      const name = nd && typeof nd.value === 'string' ? nd.value : '';
+      return name || 'Object';
     } catch (e) { return 'Object'; }
   };
-  const isError = (v) => { try { return v instanceof Error || Object.prototype.toString.call(v) === '[object Error]'; } catch (e) { return false; } };
+  const isError = (v) => { try { return v instanceof NativeError || tagOf(v) === '[object Error]'; } catch (e) { return false; } };
   const errorText = (v) => {
     try {
       const s = v.stack;
       if (typeof s === 'string' && s) return s;
-      return `${v.name || 'Error'}: ${v.message || ''}`;
+      return str(v.name || 'Error') + ': ' + str(v.message || '');
     } catch (e) { return 'Error'; }
   };
+  const isNode = (v) => { try { return NodeCtor !== null && v instanceof NodeCtor; } catch (e) { return false; } };
   const nodeText = (v) => {
     try {
       if (v.nodeType === 1) {
-        let s = v.localName;
-        if (v.id) s += '#' + v.id;
-        const cls = typeof v.className === 'string' ? v.className.trim() : '';
-        if (cls) s += '.' + cls.split(/\s+/).join('.');
+        let s = str(v.localName);
+        if (v.id) s += '#' + str(v.id);
+        const cls = typeof v.className === 'string' ? apply(sTrim, v.className, []) : '';
+        if (cls) {
+          let dotted = '', space = false;
+          for (let i = 0; i < cls.length; i++) {
+            const ch = cls[i];
+            if (ch === ' ' || ch === '\t' || ch === '\n') space = true;
+            else { dotted += (space ? '.' : '') + ch; space = false; }
+          }
+          s += '.' + dotted;
+        }
         return s;
       }
-      return v.nodeName || 'Node';
+      return str(v.nodeName || 'Node');
     } catch (e) { return 'Node'; }
   };
-  const isNode = (v) => { try { return typeof Node === 'function' && v instanceof Node; } catch (e) { return false; } };
-  const fnText = (v) => { try { return `ƒ ${v.name || ''}()`; } catch (e) { return 'ƒ ()'; } };
+  const fnText = (v) => {
+    try { const d = ownDesc(v, 'name'); return 'ƒ ' + (d && typeof d.value === 'string' ? d.value : '') + '()'; }
+    catch (e) { return 'ƒ ()'; }
+  };
   const prim = (v) => {
     switch (typeof v) {
-      case 'number': return Object.is(v, -0) ? '-0' : String(v);
-      case 'bigint': return v + 'n';
-      case 'boolean': return String(v);
+      case 'number': return objIs(v, -0) ? '-0' : toStr(v);
+      case 'bigint': return toStr(v) + 'n';
+      case 'boolean': return v ? 'true' : 'false';
       case 'undefined': return 'undefined';
-      case 'symbol': try { return v.toString(); } catch (e) { return 'Symbol()'; }
+      case 'symbol': return str(v);
       default: return null;
     }
+  };
+  const special = (v, tag) => {
+    if (tag === '[object Date]' || tag === '[object RegExp]') return str(v);
+    if (tag === '[object Promise]') return 'Promise';
+    return null;
   };
   // One level down (a property value inside a preview).
   const inner = (v) => {
@@ -113,48 +178,52 @@
     if (p !== null) return p;
     if (typeof v === 'function') return 'ƒ';
     try {
-      if (Array.isArray(v)) return `Array(${v.length})`;
-      if (isError(v)) return `${v.name || 'Error'}`;
+      if (isArray(v)) return 'Array(' + v.length + ')';
+      if (isError(v)) return str(v.name || 'Error');
       if (isNode(v)) return nodeText(v);
-      if (v instanceof Date) return String(v);
-      if (v instanceof RegExp) return String(v);
+      const s = special(v, tagOf(v));
+      if (s !== null) return s;
       const n = ctorName(v);
       return n === 'Object' ? '{…}' : n;
     } catch (e) { return '{…}'; }
   };
-  const ownValue = (o, k) => {
-    const d = Object.getOwnPropertyDescriptor(o, k);
-    if (!d) return undefined;
-    return 'value' in d ? {v: d.value} : null;  // accessors are not called
+  const own = (o, k) => {  // an own data property's value, shown one level down; accessors are not called
+    const d = ownDesc(o, k);
+    if (!d) return 'undefined';
+    return 'value' in d ? inner(d.value) : '(…)';
   };
   const preview = (v) => {
     try {
-      if (Array.isArray(v) || ArrayBuffer.isView(v)) {
-        const items = [];
-        const n = Math.min(v.length, 100);
-        for (let i = 0; i < n; i++) items.push(inner(v[i]));
-        return `[${items.join(', ')}${v.length > 100 ? ', …' : ''}]`;
+      const tag = tagOf(v);
+      if (isArray(v) || isView(v)) {
+        const n = v.length;
+        let items = '';
+        for (let i = 0; i < n && i < 100; i++) items += (i ? ', ' : '') + own(v, toStr(i));
+        return '[' + items + (n > 100 ? ', …' : '') + ']';
       }
-      if (v instanceof Map || v instanceof Set) {
-        const parts = [];
-        let i = 0;
-        for (const e of v) {
-          if (i++ >= 5) break;
-          parts.push(v instanceof Map ? `${inner(e[0])} => ${inner(e[1])}` : inner(e));
-        }
-        return `${v instanceof Map ? 'Map' : 'Set'}(${v.size}) {${parts.join(', ')}${v.size > 5 ? ', …' : ''}}`;
+      if (tag === '[object Map]' || tag === '[object Set]') {
+        const isMap = tag === '[object Map]';
+        let size = 0, parts = '', n = 0;
+        try {
+          size = apply(isMap ? mapSize : setSize, v, []);
+          const STOP = {};
+          try {
+            apply(isMap ? mapEach : setEach, v, [(value, key) => {
+              if (n === 5) throw STOP;
+              parts += (n++ ? ', ' : '') + (isMap ? inner(key) + ' => ' + inner(value) : inner(value));
+            }]);
+          } catch (e) { if (e !== STOP) throw e; }
+        } catch (e) { /* not a real Map/Set */ }
+        return (isMap ? 'Map(' : 'Set(') + size + ') {' + parts + (size > 5 ? ', …' : '') + '}';
       }
-      if (v instanceof Date || v instanceof RegExp) return String(v);
+      const s = special(v, tag);
+      if (s !== null) return s;
       if (isNode(v)) return nodeText(v);
-      if (typeof Promise === 'function' && v instanceof Promise) return 'Promise';
-      const keys = Object.keys(v);
-      const parts = [];
-      for (const k of keys.slice(0, 5)) {
-        const d = ownValue(v, k);
-        parts.push(`${k}: ${d === null ? '(…)' : inner(d && d.v)}`);
-      }
+      const keys = keysOf(v);
+      let parts = '';
+      for (let i = 0; i < keys.length && i < 5; i++) parts += (i ? ', ' : '') + keys[i] + ': ' + own(v, keys[i]);
       const name = ctorName(v);
-      return `${name === 'Object' ? '' : name + ' '}{${parts.join(', ')}${keys.length > 5 ? ', …' : ''}}`;
+      return (name === 'Object' ? '' : name + ' ') + '{' + parts + (keys.length > 5 ? ', …' : '') + '}';
     } catch (e) {
       return '{…}';
     }
@@ -168,129 +237,188 @@
     if (isError(v)) return errorText(v);
     return preview(v);
   };
-  const format = (args) => {
-    if (!args.length) return ['', false];
-    const rest = Array.from(args);
-    const out = [];
-    let err = false;
-    if (typeof rest[0] === 'string' && rest.length > 1 && rest[0].indexOf('%') >= 0) {
-      const fmt = rest.shift();
-      out.push(fmt.replace(/%[sdifoOc%]/g, (spec) => {
-        if (spec === '%%') return '%';
-        if (!rest.length) return spec;
-        const a = rest.shift();
-        if (spec === '%c') return '';
-        if (spec === '%d' || spec === '%i') {
-          const x = typeof a === 'bigint' ? a : Number(a);
-          return typeof x === 'bigint' ? String(x) : (isNaN(x) ? 'NaN' : String(Math.trunc(x)));
+  // Returns [text, an Error argument's stack is in it].
+  const format = (args, from) => {
+    let out = '', err = false, i = from;
+    if (typeof args[i] === 'string' && args.length > i + 1 && apply(sIndexOf, args[i], ['%']) >= 0) {
+      const fmt = args[i++];
+      for (let k = 0; k < fmt.length; k++) {
+        const ch = fmt[k];
+        const spec = ch === '%' ? fmt[k + 1] : '';
+        if (spec === '%') { out += '%'; k++; continue; }
+        if (!spec || apply(sIndexOf, 'sdifoOc', [spec]) < 0 || i >= args.length) { out += ch; continue; }
+        const a = args[i++];
+        k++;
+        if (spec === 'c') continue;
+        if (spec === 'd' || spec === 'i' || spec === 'f') {
+          let x;
+          try { x = typeof a === 'bigint' ? a : toNum(a); } catch (e) { x = NaN; }
+          out += typeof x === 'bigint' ? toStr(x) : isNaNf(x) ? 'NaN' : toStr(spec === 'f' ? x : trunc(x));
+          continue;
         }
-        if (spec === '%f') { const x = Number(a); return String(x); }
         if (isError(a)) err = true;
-        return show(a);
-      }));
+        out += show(a);
+      }
     }
-    for (const a of rest) { if (isError(a)) err = true; out.push(show(a)); }
-    return [out.join(' '), err];
+    for (; i < args.length; i++) {
+      const a = args[i];
+      if (isError(a)) err = true;
+      out += (out || i > from ? ' ' : '') + show(a);
+    }
+    return [out, err];
   };
 
   // -- where the call came from ---------------------------------------------------------------------------
-  const FRAME_RE = /\(?((?:[a-zA-Z][\w+.-]*:|\/)[^\s()]*?):(\d+):(\d+)\)?\s*$/;
   // V8 stack lines of the page's call: line 0 is "Error", 1 is `callers`, 2 the console wrapper.
   const callers = (limit) => {
-    const saved = Error.stackTraceLimit;
-    let stack;
+    const savedLimit = NativeError.stackTraceLimit, savedPrepare = NativeError.prepareStackTrace;
+    let stack = null;
     try {
-      Error.stackTraceLimit = limit + 2;
-      stack = new Error().stack;
-    } catch (e) { stack = null; } finally { try { Error.stackTraceLimit = saved; } catch (e) { /* frozen */ } }
+      NativeError.stackTraceLimit = limit + 2;
+      NativeError.prepareStackTrace = undefined;
+      stack = new NativeError().stack;
+    } catch (e) { stack = null; } finally {
+      try { NativeError.stackTraceLimit = savedLimit; NativeError.prepareStackTrace = savedPrepare; } catch (e) { /* frozen */ }
+    }
     if (typeof stack !== 'string') return [];
-    return stack.split('\n').slice(3).filter((l) => l.trim().startsWith('at '));
+    const frames = [];
+    let start = 0, line = 0;
+    for (let k = 0; k <= stack.length; k++) {
+      if (k === stack.length || stack[k] === '\n') {
+        if (line >= 3) {
+          const text = apply(sTrim, slice(stack, start, k), []);
+          if (slice(text, 0, 3) === 'at ') frames[frames.length] = text;
+        }
+        line++;
+        start = k + 1;
+      }
+    }
+    return frames;
   };
+  // "at fn (url:line:col)" or "at url:line:col" -> [url, line]
+  const locate = (frame) => {
+    let end = frame.length;
+    if (frame[end - 1] === ')') end--;
+    const c2 = lastColon(frame, end), c1 = c2 > 0 ? lastColon(frame, c2) : -1;
+    if (c1 < 0) return ['', 0];
+    let open = c1;
+    while (open > 0 && frame[open - 1] !== '(' && frame[open - 1] !== ' ') open--;
+    return [slice(frame, open, c1), toNum(slice(frame, c1 + 1, c2)) || 0];
+  };
+  const lastColon = (s, before) => { for (let k = before - 1; k >= 0; k--) if (s[k] === ':') return k; return -1; };
 
   // -- folding ---------------------------------------------------------------------------------------
-  let dropped = 0;
+  const digitsFolded = (s) => {
+    let out = '', digit = false;
+    for (let k = 0; k < s.length; k++) {
+      const c = apply(sCharCode, s, [k]);
+      if (c >= 48 && c <= 57) { if (!digit) out += '#'; digit = true; } else { out += s[k]; digit = false; }
+    }
+    return out;
+  };
   const record = (frames, level, text, errArg, trace) => {
     let url = '', line = 0;
-    if (frames.length) {
-      const m = FRAME_RE.exec(frames[0]);
-      if (m) { url = m[1]; line = +m[2]; }
-    }
-    const kept = text.length > KEEP ? text.slice(0, KEEP) : text;
-    const key = level + '\u0000' + url + ':' + line + '\u0000' + kept.replace(/\d+/g, '#');
+    if (frames.length) { const at = locate(frames[0]); url = at[0]; line = at[1]; }
+    const kept = text.length > KEEP ? slice(text, 0, KEEP) : text;
+    const key = level + '\u0000' + url + ':' + line + '\u0000' + digitsFolded(kept);
     const now = dateNow();
-    const held = pending.get(key);
+    const held = pending[key];
     if (held) {
       held.c++;
       held.z = now;
       if (held.t !== kept) { held.v = 1; held.t = kept; held.n = text.length; }
     } else {
+      if (pendingCount >= MAX && !send()) { dropped++; return; }  // no binding: count, keep nothing
       const item = {l: level, t: kept, n: text.length, u: url, ln: line, c: 1, f: now, z: now};
-      if (trace) { item.st = frames.slice(0, FRAMES).map((l) => l.trim()); item.sc = frames.length; }
+      if (trace) {
+        item.st = [];
+        for (let k = 0; k < frames.length && k < FRAMES; k++) item.st[k] = frames[k];
+        item.sc = frames.length;
+      }
       if (errArg) item.e = 1;
-      if (isTop) { try { item.h = location.href; } catch (e) { /* opaque */ } }
-      if (pending.size >= MAX && !send()) { dropped++; return; }  // no binding here: count, keep nothing
-      pending.set(key, item);
+      if (isTop) { try { item.h = str(G.location.href); } catch (e) { /* opaque */ } }
+      pending[key] = item;
+      pendingCount++;
     }
-    if (leaving) send(); else schedule();
+    schedule();
   };
 
-  const LEVEL = {log: 'info', info: 'info', warn: 'warning', error: 'error', debug: 'debug', trace: 'info',
-                 dir: 'info', dirxml: 'info', table: 'info', group: 'info', groupCollapsed: 'info'};
+  // -- wrapping the console ------------------------------------------------------------------------------
+  let busy = false;  // formatting: a getter or Proxy trap that logs goes to the original console only
+  let budget = 200, refilled = perfNow();
+  const passThrough = () => {
+    const now = perfNow();
+    budget = budget + (now - refilled) / 10;  // 100 per second
+    if (budget > 200) budget = 200;
+    refilled = now;
+    if (budget < 1) return false;
+    budget--;
+    return true;
+  };
+  const MARK = Symbol.for('browser-ctx console hook');
   const wrap = (name, make, stack = true) => {
     const orig = con[name];
     if (typeof orig !== 'function') return;
+    let chained = false;  // another session's hook (a shared tab): it applies the budget itself
+    try { chained = orig[MARK] === true; } catch (e) { /* a hostile getter */ }
     const depth = name === 'trace' ? 200 : 1;
     const wrapper = {[name](...args) {
+      if (busy) return apply(orig, this, args);
+      busy = true;
       try { make(args, stack ? callers(depth) : []); } catch (e) { /* capture must never break the page */ }
-      return orig.apply(this, args);
+      busy = false;
+      if (chained || passThrough()) return apply(orig, this, args);
+      return undefined;
     }}[name];
-    try { Object.defineProperty(wrapper, 'toString', {value: () => Function.prototype.toString.call(orig)}); }
-    catch (e) { /* cosmetic: a page printing console.log shows the native source */ }
-    try { Object.defineProperty(con, name, {value: wrapper, writable: true, configurable: true, enumerable: true}); }
+    try { defineProperty(wrapper, MARK, {value: true}); } catch (e) { /* then a second hook applies its own budget */ }
+    try { defineProperty(wrapper, 'toString', {value: () => apply(fnToString, orig, [])}); } catch (e) { /* cosmetic */ }
+    try { defineProperty(con, name, {value: wrapper, writable: true, configurable: true, enumerable: true}); }
     catch (e) { /* a frozen console: not captured */ }
   };
-  for (const name of Object.keys(LEVEL)) {
+  const LEVEL = {__proto__: null, log: 'info', info: 'info', warn: 'warning', error: 'error', debug: 'debug',
+                 trace: 'info', dir: 'info', dirxml: 'info', table: 'info', group: 'info', groupCollapsed: 'info'};
+  for (const name in LEVEL) {
+    const level = LEVEL[name];
     wrap(name, (args, frames) => {
-      const [text, err] = format(args);
-      record(frames, LEVEL[name], name === 'trace' && !text ? 'console.trace' : text, err, name === 'trace');
+      const r = format(args, 0);
+      record(frames, level, name === 'trace' && !r[0] ? 'console.trace' : r[0], r[1], name === 'trace');
     });
   }
   wrap('assert', (args, frames) => {
     if (args[0]) return;
-    const [text, err] = format(args.slice(1));
-    record(frames, 'error', 'Assertion failed' + (text ? ': ' + text : ''), err, false);
+    const r = format(args, 1);
+    record(frames, 'error', 'Assertion failed' + (r[0] ? ': ' + r[0] : ''), r[1], false);
   });
-  const counts = new Map();
-  const timers = new Map();
-  const label = (args) => (args.length && args[0] !== undefined ? String(args[0]) : 'default');
+  const counts = {__proto__: null};
+  const timers = {__proto__: null};
+  const label = (args) => (args.length && args[0] !== undefined ? str(args[0]) : 'default');
   wrap('count', (args, frames) => {
     const k = label(args);
-    const n = (counts.get(k) || 0) + 1;
-    counts.set(k, n);
-    record(frames, 'info', `${k}: ${n}`, false, false);
+    counts[k] = (counts[k] || 0) + 1;
+    record(frames, 'info', k + ': ' + counts[k], false, false);
   });
-  wrap('countReset', (args) => { counts.delete(label(args)); }, false);
-  wrap('time', (args) => { timers.set(label(args), perfNow()); }, false);
+  wrap('countReset', (args) => { delete counts[label(args)]; }, false);
+  wrap('time', (args) => { timers[label(args)] = perfNow(); }, false);
   const elapsed = (args, frames, end) => {
     const k = label(args);
-    if (!timers.has(k)) return;
-    const ms = perfNow() - timers.get(k);
-    if (end) timers.delete(k);
-    const [extra] = format(args.slice(1));
-    record(frames, 'info', `${k}: ${ms} ms${end ? '' : extra ? ' ' + extra : ''}`, false, false);
+    if (!(k in timers)) { record(frames, 'warning', "Timer '" + k + "' does not exist", false, false); return; }
+    const ms = perfNow() - timers[k];
+    if (end) delete timers[k];
+    const extra = end ? '' : format(args, 1)[0];
+    record(frames, 'info', k + ': ' + ms + ' ms' + (extra ? ' ' + extra : ''), false, false);
   };
   wrap('timeLog', (args, frames) => elapsed(args, frames, false));
   wrap('timeEnd', (args, frames) => elapsed(args, frames, true));
 
   const api = {
-    // Send what is pending and resolve true once every batch sent so far was received (false if the
-    // binding is missing in this frame).
-    drain() {
-      if (!send()) return Promise.resolve(false);
-      if (!inflight && !pending.size) return Promise.resolve(true);
-      return new Promise((resolve) => waiters.push(resolve));
-    },
+    // Send what is pending now; true (false if the binding is missing in this frame).
+    drain() { return send(); },
   };
-  Object.defineProperty(globalThis, HOOK, {value: api, enumerable: false, configurable: false, writable: false});
-  addEventListener('pagehide', () => { leaving = true; send(); }, true);
+  defineProperty(G, HOOK, {value: api, enumerable: false, configurable: false, writable: false});
+  if (listen) {
+    const leave = () => { leaving = true; send(); };
+    listen('beforeunload', leave, true);
+    listen('pagehide', leave, true);
+    listen('pageshow', (e) => { if (e.persisted) { origin = dateNow() + 0.5; leaving = false; } }, true);
+  }
 })();

@@ -1,20 +1,20 @@
-"""Per-tab console and network capture: an in-page console hook, Playwright's ``pageerror`` event, and
-a CDP session of the page for the rest.
+"""Per-tab console and network capture: an in-page console hook, and CDP sessions of the page (and of
+its out-of-process iframes) for the rest.
 
-Why this split: every CDP event our session receives crosses Playwright's driver (node) first.
-Reading ``Runtime.consoleAPICalled`` there grew the driver by 70-120 MB over 100,000 messages (and
+Why the hook: every CDP event our session receives crosses Playwright's driver (node) first. Receiving
+``Runtime.consoleAPICalled`` per message grew the driver by 70-120 MB over 100,000 messages (and
 ``page.on("console")`` grew Python by ~300 MB and the driver by ~320 MB), so console calls are folded
-*in the page* instead and arrive as small batches; the CDP session does not enable the Runtime domain.
+*in the page* and arrive as a few batches.
 
 Captured, from the moment a navigation starts:
 
-- console API calls, through ``console_hook.js``: installed by ``page.add_init_script`` in the main
-  world of every frame (out-of-process iframes too) before the page's own scripts; each call still
-  reaches the original ``console`` method; calls are folded in the page like
-  :func:`~browser_ctx.core.console.fold_key` and delivered through ``page.expose_binding`` one batch
-  per task (at most every 100 ms; at once on ``pagehide`` or when 1,000 distinct entries wait);
-- uncaught errors and unhandled rejections: Playwright's ``pageerror`` event (full message and stack,
-  cross-origin scripts included);
+- console API calls, through ``console_hook.js``: added by ``page.add_init_script`` to the main world
+  of every frame (out-of-process iframes too) before the page's own scripts; calls are folded in the
+  page like :func:`~browser_ctx.core.console.fold_key` and sent through a CDP binding
+  (``Runtime.addBinding`` on our own session: nothing of Playwright's is exposed to the page), at once
+  while the frame sends fewer than 50 batches a second, else every 100 ms; the original ``console``
+  method still runs for up to 100 calls a second per frame, so a flood never reaches any CDP session;
+- ``Runtime.exceptionThrown``: uncaught errors and unhandled rejections, with their stack and source;
 - ``Log.entryAdded`` (the browser's own messages: CORS, failed loads, interventions);
   all three are folded into a :class:`~browser_ctx.core.console.ConsoleBuffer`
   (``EventSettings.console_entries`` distinct entries, default 1,000);
@@ -24,7 +24,7 @@ Captured, from the moment a navigation starts:
 - ``Page.frameNavigated`` / ``Page.navigatedWithinDocument`` for sections: a new document in the
   main frame starts a new section, ``pushState`` adds a route to the current one. Console batches say
   which document sent them (``performance.timeOrigin``) and the URL at each first call, so a message
-  logged before a ``pushState`` or while leaving a page lands in the right section and route.
+  logged before a ``pushState`` or just before leaving a page lands in the right section and route.
 
 Headers, URLs and request bodies are redacted by name as they arrive, and every value redacted is
 remembered in the session's :class:`~browser_ctx.core.redact.Redactor`, which scrubs it from all later
@@ -65,9 +65,9 @@ from ..core.console import (
     ConsoleBuffer,
     KEEP_CHARS,
     ConsoleEntry,
+    entry_from_exception,
     entry_from_hook,
     entry_from_log,
-    entry_from_page_error,
 )
 from ..core.network import POST_KEEP, RequestRecord, SocketInfo
 from ..core.sections import Section, relative_url
@@ -89,6 +89,16 @@ MAX_SECTIONS = 20
 #: browser-ctx sessions sharing a tab (``--shared-context``) each get every call.
 HOOK_PREFIX = "__browserCtxConsole"
 _HOOK_SOURCE = resources.files(__package__).joinpath("console_hook.js").read_text(encoding="utf-8")
+
+
+def _when(stamp_ms: Any) -> dict[str, float | None]:
+    """``first``/``last`` keyword arguments from a CDP timestamp in ms since the epoch; none when it is
+    missing or far from our clock (a remote browser's clock may be off)."""
+    try:
+        when = float(stamp_ms or 0) / 1000
+    except (TypeError, ValueError):
+        return {}
+    return {"first": when, "last": when} if abs(when - time.time()) < 60 else {}
 
 
 async def _detach(session: Any) -> None:
@@ -187,8 +197,8 @@ class EventCapture:
     # -- lifecycle ---------------------------------------------------------------------------
 
     async def start(self) -> None:
-        """Install the console hook and ``pageerror`` listener, open the CDP session and enable its
-        Log, Network and Page domains.
+        """Install the console hook, open the CDP session and enable its Page, Network, Log and Runtime
+        domains (with the hook's binding).
 
         Idempotent and safe to call concurrently: later calls wait for the first one to finish, so
         a caller that must not miss the next navigation's events can ``await start()`` again.
@@ -217,19 +227,14 @@ class EventCapture:
                 await asyncio.sleep(0.05)
 
     async def _install_hook(self) -> None:
-        """Expose the batch binding, add the hook to every future document and run it in the frames
-        already there (a tab adopted from a remote browser). Once per capture."""
+        """Add the console hook to every future document of every frame (Playwright's init scripts reach
+        out-of-process frames too) and run it in the frames already there (a tab adopted from a remote
+        browser). Its batches arrive through a CDP binding of this capture's sessions. Once per capture."""
         if self._hooked:
             return
         page = self._page
-        try:
-            await page.expose_binding(self._binding, self._on_hook_batch)
-        except Exception as exc:
-            if "already registered" not in str(exc):
-                raise
         script = hook_script(self._binding, self.settings.console_entries)
         await page.add_init_script(script)
-        page.on("pageerror", self._guard(self._on_page_error))
         page.on("framenavigated", self._guard(self._on_frame_committed))
         page.on("framedetached", self._guard(self._on_frame_detached))
         self._hooked = True
@@ -239,6 +244,15 @@ class EventCapture:
                     await asyncio.wait_for(frame.evaluate(script), 2)
                 except Exception:  # noqa: BLE001 - a busy or detached frame: captured from its next document
                     pass
+
+    def _runtime_handlers(self) -> dict[str, Callable[[dict[str, Any]], None]]:
+        return {"Runtime.bindingCalled": self._on_binding, "Runtime.exceptionThrown": self._on_exception}
+
+    async def _enable_runtime(self, cdp: Any) -> None:
+        """Expose the hook's binding on ``cdp``'s target and enable Runtime there (for uncaught errors and
+        the binding's calls; console calls reach it only up to the hook's pass-through budget)."""
+        await cdp.send("Runtime.addBinding", {"name": self._binding})
+        await cdp.send("Runtime.enable")
 
     def _network_handlers(self) -> dict[str, Callable[[dict[str, Any]], None]]:
         return {
@@ -261,7 +275,7 @@ class EventCapture:
     async def _open_session(self) -> None:
         cdp = await self._page.context.new_cdp_session(self._page)
         self._cdp = cdp
-        handlers = self._network_handlers()
+        handlers = self._network_handlers() | self._runtime_handlers()
         handlers["Page.frameNavigated"] = self._on_frame_navigated
         handlers["Page.navigatedWithinDocument"] = self._on_same_document
         for event, handler in handlers.items():
@@ -271,6 +285,7 @@ class EventCapture:
         await cdp.send("Page.enable")
         await cdp.send("Network.enable", {"maxPostDataSize": POST_KEEP})
         await cdp.send("Log.enable")
+        await self._enable_runtime(cdp)
         # If a navigation committed while we were attaching, label the section with it.
         tree = await cdp.send("Page.getFrameTree")
         frame = tree["frameTree"]["frame"]
@@ -314,8 +329,11 @@ class EventCapture:
             self._frame_sessions[frame] = (target, cdp)
             for event, handler in self._network_handlers().items():
                 cdp.on(event, self._guard(self._from_session(cdp, handler)))
+            for event, handler in self._runtime_handlers().items():
+                cdp.on(event, self._guard(handler))
             await cdp.send("Network.enable", {"maxPostDataSize": POST_KEEP})
             await cdp.send("Log.enable")
+            await self._enable_runtime(cdp)
         except Exception as exc:  # noqa: BLE001 - the frame navigated or closed meanwhile
             log.debug("frame capture failed: %s", exc)
             await _detach(cdp)
@@ -459,10 +477,12 @@ class EventCapture:
         if held.level == "error" and not (held.kind == "browser" and _is_favicon(held.source or "")):
             stats["consoleErrors"] += count
 
-    def _on_page_error(self, error: Any) -> None:
-        self._add_console(entry_from_page_error(str(getattr(error, "name", "") or ""),
-                                                str(getattr(error, "message", "") or error),
-                                                getattr(error, "stack", None), self.current_section.url))
+    def _on_exception(self, p: dict[str, Any]) -> None:
+        self._add_console(entry_from_exception(p, self.current_section.url), **_when(p.get("timestamp")))
+
+    def _on_binding(self, p: dict[str, Any]) -> None:
+        if p.get("name") == self._binding:
+            self._on_hook_batch(p.get("payload"))
 
     def _hook_section(self, origin: Any, top: bool, clock_ok: bool) -> Section:
         """The section a console batch belongs to. Batches from frames go to the current section. A
@@ -484,7 +504,7 @@ class EventCapture:
                 self._doc_sections.popitem(last=False)
         return self.sections.get(sid, current)
 
-    def _on_hook_batch(self, source: Any, payload: Any) -> None:
+    def _on_hook_batch(self, payload: Any) -> None:
         """Receive one batch from ``console_hook.js`` (through the binding; see that file for its shape)."""
         if self._closed:
             return
@@ -525,9 +545,7 @@ class EventCapture:
             self.console.evicted_messages += dropped
 
     def _on_log(self, p: dict[str, Any]) -> None:
-        stamp = float((p.get("entry") or {}).get("timestamp") or 0) / 1000  # ms since the epoch
-        when = stamp if abs(stamp - time.time()) < 60 else None  # a remote browser's clock may be off
-        self._add_console(entry_from_log(p, self.current_section.url), first=when, last=when)
+        self._add_console(entry_from_log(p, self.current_section.url), **_when((p.get("entry") or {}).get("timestamp")))
 
     # -- network ----------------------------------------------------------------------------------
 

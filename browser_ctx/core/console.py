@@ -2,11 +2,11 @@
 
 Everything here is pure: it takes plain dicts and returns strings and records. Its inputs, as
 :mod:`browser_ctx.browser.events` feeds them: batches from the in-page console hook
-(``browser/console_hook.js``, already folded there; :func:`entry_from_hook`), uncaught errors as
-Playwright reports them (:func:`entry_from_page_error`), and CDP ``Log.entryAdded`` payloads (the
-browser's own messages; :func:`entry_from_log`). CDP ``Runtime.consoleAPICalled`` /
-``Runtime.exceptionThrown`` payloads are understood too (:func:`entry_from_console_api`,
-:func:`entry_from_exception`).
+(``browser/console_hook.js``, already folded there; :func:`entry_from_hook`), CDP
+``Runtime.exceptionThrown`` payloads (uncaught errors; :func:`entry_from_exception`) and
+``Log.entryAdded`` payloads (the browser's own messages; :func:`entry_from_log`). CDP
+``Runtime.consoleAPICalled`` payloads are understood too (:func:`entry_from_console_api`; the
+benchmarks' raw listings use its formatting).
 
 Levels, most severe first: ``error`` ⊂ ``warning`` ⊂ ``info`` ⊂ ``debug``; asking for a level
 returns it and every more severe level (default ``info``).
@@ -41,7 +41,6 @@ __all__ = [
     "entry_from_exception",
     "entry_from_log",
     "entry_from_hook",
-    "entry_from_page_error",
     "select_entries",
     "order_entries",
     "render_entry",
@@ -442,15 +441,6 @@ def entry_from_log(params: dict[str, Any], base: str | None = None) -> ConsoleEn
                         source=source, kind="browser")
 
 
-_FRAME_LOCATION = re.compile(r"\(?(\S+?):(\d+):(\d+)\)?$")
-
-
-def _frame_source(frame: str) -> str | None:
-    """``url:line`` of a V8 stack line (``at fn (url:line:col)`` or ``at url:line:col``)."""
-    m = _FRAME_LOCATION.search(frame.strip())
-    return f"{m.group(1)}:{m.group(2)}" if m else None
-
-
 def entry_from_hook(item: dict[str, Any], base: str | None = None) -> ConsoleEntry:
     """Build an entry from one item of a ``console_hook.js`` batch (see the header of that file for its
     keys): level ``l``, text ``t`` (kept part) of full length ``n``, caller ``u``:``ln``, trace frames
@@ -480,20 +470,6 @@ def entry_from_hook(item: dict[str, Any], base: str | None = None) -> ConsoleEnt
         full = len(text) if not cut else full
     return ConsoleEntry(level=level, text=text, full_length=full, source=source, kind="console",
                         stack=tuple(stack), stack_total=total)
-
-
-def entry_from_page_error(name: str, message: str, stack: str | None, base: str | None = None) -> ConsoleEntry:
-    """Build an ``error`` entry from an uncaught error or unhandled rejection as Playwright's
-    ``pageerror`` event reports it: ``name``, ``message`` and ``stack`` (V8's ``Error.stack`` text:
-    ``Name: message`` and then ``    at …`` lines, as many as ``Error.stackTraceLimit`` allowed).
-    The source is the first frame's ``url:line``."""
-    description = stack if stack and "\n    at " in stack else (f"{name}: {message}" if name else message)
-    text, frames, total = _split_stack(description, base)
-    text = text if text.startswith("Uncaught") else f"Uncaught {text}".strip()
-    text, full = _kept(text)
-    source = _frame_source(frames[0]) if frames else None
-    return ConsoleEntry(level="error", text=text, full_length=full, source=source, kind="exception",
-                        stack=tuple(frames), stack_total=total)
 
 
 # -- selecting and rendering -------------------------------------------------------------------
