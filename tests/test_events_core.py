@@ -204,6 +204,24 @@ def test_buffer_takes_batches_folded_in_the_page():
     assert buf.seq == buf.total == 502
 
 
+def test_buffer_evicts_other_levels_before_errors():
+    buf = ConsoleBuffer(max_entries=3)
+    err = buf.add(ConsoleEntry("error", "boom", 4), 1.0)
+    for i, word in enumerate(["alpha", "beta", "gamma", "delta"]):
+        buf.add(ConsoleEntry("info", word, len(word)), 2.0 + i)
+    assert err in buf.entries() and [e.text for e in buf.entries()] == ["boom", "gamma", "delta"]
+    assert buf.evicted_entries == 2 and buf.evicted_messages == 2
+
+
+def test_buffer_folds_within_a_section_only():
+    buf = ConsoleBuffer()
+    first = buf.add(ConsoleEntry("error", "same error", 10, source="/a.js:1", section=1), 1.0)
+    again = buf.add(ConsoleEntry("error", "same error", 10, source="/a.js:1", section=1), 2.0)
+    later = buf.add(ConsoleEntry("error", "same error", 10, source="/a.js:1", section=2), 3.0)
+    assert again is first and first.count == 2
+    assert later is not first and later.count == 1 and later.section == 2 and len(buf) == 2
+
+
 def test_entry_from_hook_items():
     base = "http://h/page.html"
     e = entry_from_hook({"l": "warning", "t": "slow 12ms", "n": 9, "u": "http://h/app.js", "ln": 40}, base)

@@ -11,10 +11,11 @@ benchmarks' raw listings use its formatting).
 Levels, most severe first: ``error`` ⊂ ``warning`` ⊂ ``info`` ⊂ ``debug``; asking for a level
 returns it and every more severe level (default ``info``).
 
-Folding: two messages with the same level, source and text once every run of digits is replaced
-by ``#`` (:func:`fold_key`) are one entry with a ``count`` and first/last-seen times, so
+Folding: two messages of the same section (page) with the same level, source and text once every
+run of digits is replaced by ``#`` (:func:`fold_key`) are one entry with a ``count`` and first/last-seen times, so
 ``×20000`` is exact however small the buffer is. The buffer keeps at most ``max_entries``
-distinct entries and evicts the least recently seen, counting evictions.
+distinct entries and evicts the least recently seen one that is not an error (else the least
+recently seen), counting evictions.
 """
 
 from __future__ import annotations
@@ -164,7 +165,8 @@ class ConsoleBuffer:
         first_time = time if first_time is None else first_time
         self.seq += count
         self.total += count
-        key = fold_key(entry.level, entry.text, entry.source)
+        # Per section: an error that comes back on the next page is listed there too.
+        key = f"{entry.section}\x00{fold_key(entry.level, entry.text, entry.source)}"
         held = self._entries.get(key)
         if held is not None:
             # Repeats differ at most in their numbers: each costs about what the first did.
@@ -185,7 +187,10 @@ class ConsoleBuffer:
         entry.first_time, entry.last_time = first_time, time
         self._entries[key] = entry
         while len(self._entries) > self.max_entries:
-            _, old = self._entries.popitem(last=False)
+            # The least recently seen entry that is not an error (errors are what a reader wants kept),
+            # else the least recently seen.
+            victim = next((k for k, e in self._entries.items() if e.level != "error"), None)
+            old = self._entries.pop(victim) if victim is not None else self._entries.popitem(last=False)[1]
             self.evicted_entries += 1
             self.evicted_messages += old.count
             self.evicted_raw_tokens += old.raw_tokens
