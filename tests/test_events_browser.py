@@ -399,3 +399,24 @@ async def test_hostile_page_cannot_break_capture_or_the_session(site):
         assert await tab.page.evaluate("typeof __playwright__binding__") == "undefined"
         await t.goto(f"{site}/events/cyclic.html")
         assert "cyclic object" in await t.text("browser_console_messages")
+
+
+async def test_paging_with_the_cursor_reaches_every_entry(site):
+    """Errors first means a cut listing shows entries newer than the unshown 'start': passing the cursor
+    back must go on to the next entries, not repeat the same page."""
+    session, t = await _tools()
+    async with session:
+        await t.goto(f"{site}/events/many-errors.html")
+        seen: list[str] = []
+        since = None
+        for _ in range(12):
+            args = {} if since is None else {"since": since}
+            result = await t.call("browser_console_messages", **args)
+            text = result_text(result)
+            names = re.findall(r"failure ([A-Z]{2}) ", text)
+            assert not set(names) & set(seen), (names, seen)  # nothing repeated
+            seen += names + (["start"] if "] start (" in text else [])
+            since = result.structured_content["cursor"]
+            if "not shown" not in text:
+                break
+        assert len(seen) == 41 and "start" in seen

@@ -6,13 +6,18 @@ Tool and parameter names follow ``@playwright/mcp`` 0.0.83 where it has them
 
 Listings budget themselves: they render whole entries until the call's ``maxTokens`` is nearly
 used, so the ``cursor`` they hand back (structured field ``cursor``, pass it as ``since``) covers
-exactly what was shown and a cut listing never skips unread entries.
+exactly what was shown and a cut listing never skips unread entries. Because errors come first, a
+cut console listing can show entries newer than an unshown one; the cursor then stays below the
+unshown one and the tab remembers what was shown at that cursor (:class:`_Shown`), so the next call
+with ``since=cursor`` goes on instead of repeating the same page.
 """
 
 from __future__ import annotations
 
 import json
 import re
+import weakref
+from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
@@ -62,6 +67,38 @@ def _cursor(matched_seqs: list[int], shown: set[int], latest: int) -> int:
     return (min(unshown) - 1) if unshown else latest
 
 
+class _Shown:
+    """What cut listings of one tab already showed, per cursor they handed back.
+
+    ``skip(since)`` maps item id -> sequence number at the time it was shown: an item with that id is
+    left out of a listing ``since`` that cursor unless it changed after (a higher sequence number).
+    """
+
+    def __init__(self, keep: int = 32) -> None:
+        self._keep = keep
+        self._by_cursor: OrderedDict[int, dict[int, int]] = OrderedDict()
+
+    def skip(self, since: int | None) -> dict[int, int]:
+        return self._by_cursor.get(since, {}) if since is not None else {}
+
+    def remember(self, cursor: int, since: int | None, shown: dict[int, int]) -> None:
+        """Record items shown by a listing that handed back ``cursor`` (those at or below the cursor
+        need no memory: ``since`` already excludes them)."""
+        kept = {k: v for k, v in (self.skip(since) | shown).items() if v > cursor}
+        if kept:
+            self._by_cursor[cursor] = kept
+            self._by_cursor.move_to_end(cursor)
+            while len(self._by_cursor) > self._keep:
+                self._by_cursor.popitem(last=False)
+
+
+_shown: weakref.WeakKeyDictionary[Any, dict[str, _Shown]] = weakref.WeakKeyDictionary()
+
+
+def _shown_for(ev: EventCapture, kind: str) -> _Shown:
+    return _shown.setdefault(ev, {}).setdefault(kind, _Shown())
+
+
 class _Budget:
     """Accumulate lines while they fit in a token and character budget."""
 
@@ -108,7 +145,10 @@ async def console_messages(call: ToolCall) -> Rendered:
     held = ev.console.entries()
     if not show_all:
         held = [e for e in held if e.section == current.id]
-    matched = order_entries(select_entries(held, level=level, pattern=pattern, since=since, scrub=scrub))
+    memory = _shown_for(ev, "console")
+    skip = memory.skip(since)
+    matched = order_entries(e for e in select_entries(held, level=level, pattern=pattern, since=since, scrub=scrub)
+                            if e.last_seq > skip.get(e.first_seq, 0))
     budget = _Budget(_max_tokens(call) - LISTING_RESERVE, call.settings.caps.ceiling_chars - 500)
     where = "all pages of this tab" if show_all else f"current page {current.url}"
     occurrences = sum(e.count for e in matched)
@@ -129,6 +169,7 @@ async def console_messages(call: ToolCall) -> Rendered:
                  "were evicted.")
     budget.add(scrub(head), force=True)
     shown: set[int] = set()
+    shown_items: dict[int, int] = {}
     last_section = None
     multi = show_all and len({e.section for e in matched}) > 1
     stopped = None
@@ -144,7 +185,9 @@ async def console_messages(call: ToolCall) -> Rendered:
             break
         last_section = e.section
         shown.add(e.last_seq)
+        shown_items[e.first_seq] = e.last_seq
     cursor = _cursor([e.last_seq for e in matched], shown, ev.console.seq)
+    memory.remember(cursor, since, shown_items)
     rest = len(matched) - len(shown)
     if rest:
         budget.add(f"… {rest} more entr{'y' if rest == 1 else 'ies'} not shown ({stopped}); call again with "
@@ -186,6 +229,9 @@ async def network_requests(call: ToolCall) -> Rendered:
     matched, hidden_static = select_requests(
         held, url_pattern=url_pattern, status=status, failed=True if failed else None, resource_types=types,
         method=args.get("method"), since=since, include_static=bool(args.get("static")), scrub=scrub)
+    memory = _shown_for(ev, "network")
+    skip = memory.skip(since)
+    matched = [r for r in matched if r.seq > skip.get(r.index, 0)]
     groups = fold_requests(matched)
     budget = _Budget(_max_tokens(call) - LISTING_RESERVE, call.settings.caps.ceiling_chars - 500)
     where = "all pages of this tab" if show_all else f"current page {current.url}"
@@ -206,6 +252,7 @@ async def network_requests(call: ToolCall) -> Rendered:
         head += f" {ev.evicted_requests:,} older requests were evicted."
     budget.add(scrub(head), force=True)
     shown: set[int] = set()
+    shown_items: dict[int, int] = {}
     shown_groups = 0
     last_section = None
     multi = show_all and len({r.section for r in matched}) > 1
@@ -224,7 +271,9 @@ async def network_requests(call: ToolCall) -> Rendered:
         last_section = g[0].section
         shown_groups += 1
         shown.update(r.seq for r in g)
+        shown_items.update((r.index, r.seq) for r in g)
     cursor = _cursor([r.seq for r in matched], shown, ev.net_seq)
+    memory.remember(cursor, since, shown_items)
     rest = len(groups) - shown_groups
     if rest:
         budget.add(f"… {rest} more line{'s' if rest != 1 else ''} not shown ({stopped}); call again with "
