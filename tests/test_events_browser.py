@@ -359,6 +359,10 @@ async def test_console_while_leaving_stays_with_its_page(site):
     filed under the next page, though they reach us after the next page's section began."""
     session, t = await _tools()
     async with session:
+        for _ in range(3):  # the next page's messages must not land in the page that redirected at once
+            await t.goto(f"{site}/events/leave.html?go=cyclic.html&now=1")
+            current = await t.text("browser_console_messages")
+            assert "cyclic object" in current and "leave page loaded" not in current, current
         await t.goto(f"{site}/events/leave.html?go=cyclic.html")
         both = await t.text("browser_console_messages", all=True)
         assert "(current page)" in both, both

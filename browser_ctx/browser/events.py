@@ -409,7 +409,7 @@ class EventCapture:
 
     # -- sections -------------------------------------------------------------------------------
 
-    def _new_section(self, url: str, loader: str | None) -> Section:
+    def _new_section(self, url: str, loader: str | None, started: float | None = None) -> Section:
         if self.sections:
             current = self.current_section
             if not self._stats[current.id]["items"] and not current.routes:
@@ -418,7 +418,7 @@ class EventCapture:
                 self._stats.pop(current.id, None)
         sid = self._next_section
         self._next_section += 1
-        section = Section(sid, self.redactor.url(url), time.time(), loader=loader)
+        section = Section(sid, self.redactor.url(url), started or time.time(), loader=loader)
         self.sections[sid] = section
         self._stats[sid] = {"consoleErrors": 0, "failedRequests": 0, "items": 0}
         self._section_loader = loader
@@ -487,9 +487,11 @@ class EventCapture:
     def _hook_section(self, origin: Any, top: bool, clock_ok: bool) -> Section:
         """The section a console batch belongs to. Batches from frames go to the current section. A
         batch from the top document is matched by the document's ``timeOrigin`` (when its navigation
-        started): the first section started at or after it (a page being left may report after the
-        next page's section began), when the browser's clock agrees with ours (``clock_ok``); else
-        the current section. A document keeps the section it was first matched to."""
+        started): the first section started at or after it, when the browser's clock agrees with ours
+        (``clock_ok``), else the current section. Sections of navigations the browser requested start
+        at the request's browser wall time, so this holds however late our events arrive (a page that
+        redirects at once, a page being left that reports after the next one began). A document
+        keeps the section it was first matched to."""
         current = self.current_section
         if not top or not isinstance(origin, (int, float)):
             return current
@@ -497,7 +499,7 @@ class EventCapture:
         if sid is None:
             sid = current.id
             if clock_ok:
-                started = origin / 1000 - 0.05  # our section starts a little after the browser's
+                started = origin / 1000 - 0.002  # timer granularity
                 sid = next((sec.id for sec in self.sections.values() if sec.started >= started), current.id)
             self._doc_sections[origin] = sid
             while len(self._doc_sections) > 4 * MAX_SECTIONS:
@@ -586,7 +588,8 @@ class EventCapture:
         rtype = str(p.get("type") or "Other").lower()
         if (rtype == "document" and rid == p.get("loaderId") and p.get("frameId") == self._main_frame
                 and not p.get("redirectResponse")):
-            self._new_section(req.get("url", ""), p.get("loaderId"))
+            # Started when the browser sent the request (its clock, like the documents' timeOrigin).
+            self._new_section(req.get("url", ""), p.get("loaderId"), _when(float(p.get("wallTime") or 0) * 1000).get("first"))
         headers = self.redactor.headers(req.get("headers") or {})
         redirect = p.get("redirectResponse")
         rec = self._by_id.get(rid)
