@@ -96,3 +96,15 @@ def test_shorten_never_exceeds_limit(path, query, host, limit, same):
 def test_shorten_is_deterministic():
     url = "https://example.com/" + "a/" * 100 + "?utm_source=1&x=" + "y" * 300
     assert shorten_url(url) == shorten_url(url)
+
+
+def test_clip_middle_keeps_both_ends_and_says_what_it_left_out():
+    from browser_ctx.core.urls import clip_middle
+
+    url = "http://127.0.0.1:8000/events/page.html?q=" + "x" * 60_000 + "&end=1:12"
+    out = clip_middle(url, 200)
+    assert len(out) <= 200 and out.startswith("http://127.0.0.1:8000/events/page.html?q=x")
+    assert out.endswith("&end=1:12")
+    left_out = int(out.split("…[", 1)[1].split(" chars", 1)[0].replace(",", ""))
+    assert len(out) - len(f"…[{left_out:,} chars]…") + left_out == len(url)
+    assert clip_middle("short", 200) == "short"

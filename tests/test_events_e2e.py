@@ -13,6 +13,7 @@ import anyio
 import pytest
 
 import tests.support.event_routes  # noqa: F401 - registers the dynamic routes
+from browser_ctx.core.tokens import count_tokens
 from tests.support.client import mcp_session, result_text, result_tokens
 
 pytestmark = pytest.mark.anyio
@@ -144,3 +145,15 @@ async def test_secret_in_a_page_url_is_scrubbed_from_every_part_of_the_result(si
         await c.ok("browser_navigate", url=f"{site}/events/cyclic.html?access_token=SECRET_Q")
         assert "access_token=[redacted 8 chars]" in await c.ok("browser_network_requests")
         assert "SECRET_Q" not in await c.ok("browser_text")
+
+
+async def test_a_60k_character_url_stays_within_the_cap_everywhere(site):
+    """URLs are cut in the middle in structured fields and in listings (the text is capped by tokens
+    anyway; a 60,000-character URL in a structured field once cost ~30,000 tokens)."""
+    async with mcp_session() as s:
+        c = Client(s)
+        await c.ok("browser_navigate", url=f"{site}/events/long-url.html")  # within the cap (Client checks)
+        out = await until(c, "browser_console_messages", {}, "logged at a very long URL")
+        assert "chars]…" in out and count_tokens(out) < 1000
+        result = await c.call("browser_snapshot")
+        assert len(json.dumps(result.structured_content)) < 5000

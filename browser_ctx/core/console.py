@@ -28,6 +28,7 @@ from typing import Any
 
 from .sections import Section, relative_url
 from .tokens import count_tokens
+from .urls import clip_middle
 
 __all__ = [
     "LEVELS",
@@ -46,6 +47,8 @@ __all__ = [
     "order_entries",
     "render_entry",
     "KEEP_CHARS",
+    "URL_CHARS",
+    "clip_url",
     "STACK_FRAMES",
 ]
 
@@ -505,6 +508,15 @@ def order_entries(entries: Iterable[ConsoleEntry]) -> list[ConsoleEntry]:
     return sorted(entries, key=lambda e: (e.section, e.level != "error", e.first_time, e.first_seq))
 
 
+#: Characters of a URL (source, route, page) shown in a console listing; longer ones keep both ends.
+URL_CHARS = 200
+
+
+def clip_url(url: str, limit: int = URL_CHARS) -> str:
+    """:func:`~browser_ctx.core.urls.clip_middle` at :data:`URL_CHARS` characters by default."""
+    return clip_middle(url, limit)
+
+
 def _one_line(text: str) -> str:
     return text.replace("\r\n", "\n").replace("\n", " ↵ ")
 
@@ -527,9 +539,9 @@ def render_entry(e: ConsoleEntry, *, message_chars: int = 300, scrub: Callable[[
     parts.append(_one_line(text))
     if e.source:
         src = scrub(e.source) if scrub else e.source
-        parts.append(f"({src})")
+        parts.append(f"({clip_url(src)})")
     if e.route:
-        parts.append(f"@{scrub(e.route) if scrub else e.route}")
+        parts.append(f"@{clip_url(scrub(e.route) if scrub else e.route)}")
     if e.varies:
         parts.append("(numbers vary; latest shown)")
     if e.count > 1 and since is not None and e.first_seq <= since:
@@ -545,6 +557,6 @@ def render_entry(e: ConsoleEntry, *, message_chars: int = 300, scrub: Callable[[
 
 def section_header(section: Section | None, section_id: int, current: int) -> str:
     """The line that opens a section's entries in a listing with several sections."""
-    url = section.url if section else "?"
+    url = clip_url(section.url) if section else "?"
     label = "current page" if section_id == current else "earlier page"
     return f"— page {section_id} ({label}): {url} —"

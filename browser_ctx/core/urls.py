@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit
 
-__all__ = ["strip_tracking", "shorten_url", "TRACKING_PARAMS", "TRACKING_PREFIXES"]
+__all__ = ["strip_tracking", "shorten_url", "clip_middle", "TRACKING_PARAMS", "TRACKING_PREFIXES"]
 
 #: Query parameter names (compared lower-case) removed by :func:`strip_tracking`.
 TRACKING_PARAMS = frozenset(
@@ -105,6 +105,19 @@ def shorten_url(url: str, *, base: str | None = None, limit: int = 80) -> str:
     if len(head) + len(rest) <= limit:
         return head + rest
     return _cut_middle(head, rest, limit)
+
+
+def clip_middle(text: str, limit: int) -> str:
+    """``text`` (typically a URL) cut in the middle to at most ``limit`` characters, saying how many
+    were left out (``…[59,862 chars]…``), so its start (scheme, host, path) and end (a ``:line``
+    suffix, the last path segment) stay readable. Unlike :func:`shorten_url` nothing is dropped
+    silently. ``limit`` values below 60 are treated as 60."""
+    limit = max(60, limit)
+    if len(text) <= limit:
+        return text
+    tail = min(60, limit // 3)
+    head = limit - tail - 20
+    return f"{text[:head]}…[{len(text) - head - tail:,} chars]…{text[-tail:]}"
 
 
 def _cut_middle(head: str, rest: str, limit: int) -> str:

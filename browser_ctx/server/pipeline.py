@@ -28,6 +28,7 @@ import mcp_types as types
 from .._errors import BrowserCtxError, InvalidArgument, one_line, translate
 from ..browser.session import BrowserSession, Capture
 from ..core.capping import cap
+from ..core.urls import clip_middle
 from ..core.tokens import count_tokens
 from ..settings import Settings
 from .registry import Rendered, ToolCall, ToolSpec
@@ -92,10 +93,16 @@ async def _page_version(session: BrowserSession) -> str | None:
         return None
 
 
+#: Characters of one string in structured fields (a URL can be 60,000 characters long); the text
+#: part is capped by tokens, these are cut in the middle.
+META_STRING_CHARS = 500
+
+
 def _scrub_meta(session: BrowserSession, value: Any) -> Any:
-    """Scrub remembered secrets from every string in structured fields (a URL may carry a token)."""
+    """Scrub remembered secrets from every string in structured fields (a URL may carry a token) and
+    cut strings longer than :data:`META_STRING_CHARS` in the middle (saying how much was left out)."""
     if isinstance(value, str):
-        return session.redactor.scrub(value)
+        return clip_middle(session.redactor.scrub(value), META_STRING_CHARS)
     if isinstance(value, dict):
         return {k: _scrub_meta(session, v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):

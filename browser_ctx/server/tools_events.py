@@ -24,7 +24,15 @@ from typing import Any
 from .._errors import InvalidArgument
 from ..browser.events import EventCapture
 from ..core.bodies import apply_select, json_shape, looks_binary
-from ..core.console import LEVELS, ConsoleEntry, order_entries, render_entry, section_header, select_entries
+from ..core.console import (
+    LEVELS,
+    ConsoleEntry,
+    clip_url,
+    order_entries,
+    render_entry,
+    section_header,
+    select_entries,
+)
 from ..core.network import RequestRecord, fold_requests, format_bytes, parse_status, render_group, select_requests
 from ..core.tokens import count_tokens
 from .registry import Rendered, ToolCall, ToolSpec
@@ -150,7 +158,7 @@ async def console_messages(call: ToolCall) -> Rendered:
     matched = order_entries(e for e in select_entries(held, level=level, pattern=pattern, since=since, scrub=scrub)
                             if e.last_seq > skip.get(e.first_seq, 0))
     budget = _Budget(_max_tokens(call) - LISTING_RESERVE, call.settings.caps.ceiling_chars - 500)
-    where = "all pages of this tab" if show_all else f"current page {current.url}"
+    where = "all pages of this tab" if show_all else f"current page {clip_url(current.url)}"
     occurrences = sum(e.count for e in matched)
     head = f"Console, {where}"
     if since is not None:
@@ -234,7 +242,7 @@ async def network_requests(call: ToolCall) -> Rendered:
     matched = [r for r in matched if r.seq > skip.get(r.index, 0)]
     groups = fold_requests(matched)
     budget = _Budget(_max_tokens(call) - LISTING_RESERVE, call.settings.caps.ceiling_chars - 500)
-    where = "all pages of this tab" if show_all else f"current page {current.url}"
+    where = "all pages of this tab" if show_all else f"current page {clip_url(current.url)}"
     n_failed = sum(1 for r in matched if r.failed)
     head = f"Network, {where}"
     if since is not None:
