@@ -125,3 +125,15 @@ async def test_target_with_thousands_of_matches_reads_the_first_fifty(site):
         text = result_text(res)
         assert "LISTING_TOP_SENTINEL" in text and "match 50 of 3000" in text and "match 51 of" not in text
         assert "2950 more matches not read" in text
+
+
+async def test_navigate_follows_a_page_that_moves_on_by_itself(site):
+    """A meta refresh right after load used to fail the read ("the page navigated"); the card now
+    describes where it went and says it moved."""
+    async with mcp_session() as s:
+        res = await s.call_tool("browser_navigate", {"url": f"{site}/refresh.html"})
+        text = result_text(res)
+        assert not res.is_error, text
+        assert f"{site}/article.html" in text.splitlines()[0]
+        assert f"moved on by itself from {site}/refresh.html" in text
+        assert res.structured_content["url"] == f"{site}/article.html"

@@ -65,7 +65,8 @@ class NavigationResult:
 
 
 async def navigate(tab: Tab, url: str, settings: Settings) -> NavigationResult:
-    """Load ``url`` in ``tab`` up to ``DOMContentLoaded``, then wait briefly for ``load``.
+    """Load ``url`` in ``tab`` up to ``DOMContentLoaded``, then wait briefly for ``load``; a page whose
+    ``<meta http-equiv="refresh">`` moves it on within 2 s is followed (:func:`follow_client_redirect`).
 
     Raises:
         NavigationError: the load failed (names the ``net::ERR_…``).
@@ -89,7 +90,45 @@ async def navigate(tab: Tab, url: str, settings: Settings) -> NavigationResult:
         title = await page_title(tab, settings)
     except Exception:  # noqa: BLE001 - navigated again meanwhile
         title = ""
-    return NavigationResult(page.url, response.status if response else None, title, tuple(notes))
+    status = response.status if response else None
+    if response is not None and response.url != page.url and page.url.split("#", 1)[0] != response.url.split("#", 1)[0]:
+        # The page moved on by itself while it loaded (meta refresh, script, history.replaceState);
+        # the status is the one of the URL that answered.
+        notes.append(f"the page moved on by itself from {response.url}")
+    result = NavigationResult(page.url, status, title, tuple(notes))
+    try:
+        refresh = await asyncio.wait_for(page.main_frame.evaluate(_REFRESH_JS), 2)
+    except Exception:  # noqa: BLE001 - navigating already (the read that follows handles it), or busy
+        refresh = None
+    if refresh is not None and refresh <= 2:
+        return await follow_client_redirect(tab, result, settings)
+    return result
+
+
+# Seconds of a <meta http-equiv="refresh"> that moves the page on, or null.
+_REFRESH_JS = r"""() => {
+  const m = document.querySelector('meta[http-equiv="refresh" i]');
+  if (!m) return null;
+  const found = /^\s*(\d+(?:\.\d+)?)\s*[;,]\s*(?:url\s*=)?\s*\S/i.exec(m.getAttribute('content') || '');
+  return found ? Number(found[1]) : null;
+}"""
+
+
+async def follow_client_redirect(tab: Tab, nav: NavigationResult, settings: Settings) -> NavigationResult:
+    """The page navigated by itself right after loading (``<meta http-equiv=refresh content=0>``,
+    ``location.replace`` on load): wait for the new document (``DOMContentLoaded``, then ``load`` for at
+    most 5 s) and describe it, with a note naming the page it came from. Never raises."""
+    page = tab.page
+    try:
+        if page.url == nav.url:  # not committed yet: wait for the new document
+            await page.wait_for_event("framenavigated", lambda f: f.parent_frame is None,
+                                      timeout=min(settings.timeouts.navigation_ms, 10_000))
+        await page.wait_for_load_state("domcontentloaded", timeout=settings.timeouts.navigation_ms)
+        await page.wait_for_load_state("load", timeout=5_000)
+    except Exception:  # noqa: BLE001 - still loading, or it went nowhere: read it as it is
+        pass
+    title = await page_title(tab, settings)
+    return NavigationResult(page.url, None, title, nav.notes + (f"the page moved on by itself from {nav.url}",))
 
 
 async def _restore(tab: Tab, before: str) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 
+from .._errors import PageError
 from ..browser import reading
 from ..core.main_content import main_content
 from ..core.markdown import render_markdown, render_text
@@ -44,7 +45,17 @@ async def navigate(call: ToolCall) -> Rendered:
     url = reading.normalise_url(call.args["url"], call.settings.allowed_schemes)
     tab = await call.session.current_tab()
     nav = await reading.navigate(tab, url, call.settings)
-    html = await reading.visible_html(tab, call.settings)
+    for attempt in range(4):  # a client-side redirect right after load: read where it went
+        try:
+            html = await reading.visible_html(tab, call.settings)
+        except PageError as exc:
+            if attempt == 3 or "navigated" not in str(exc):
+                raise
+            nav = await reading.follow_client_redirect(tab, nav, call.settings)
+            continue
+        if tab.page.url == nav.url or attempt == 3:
+            break
+        nav = await reading.follow_client_redirect(tab, nav, call.settings)
     try:
         await tab.events.sync()  # count what Chromium has already sent
     except Exception:  # noqa: BLE001 - capture detached (tab closing); counts may be short
