@@ -5,7 +5,8 @@ page (``fixtures/events/network.html``) this opens the page in a real browser se
 own :class:`BrowserSession`), calls ``browser_console_messages`` and ``browser_network_requests``
 with default arguments through the server pipeline, and prints their o200k tokens beside the tokens
 of the *raw listing* of the same events: every event on its own line, unfiltered, unfolded,
-untruncated, as recorded by a second, independent CDP session on the same page:
+untruncated, as recorded by a CDP session of the same page loaded in a plain Playwright browser (no
+browser-ctx, so no console hook: there a flood reaches CDP message by message):
 
 - console: ``[type] text (url:line)`` per ``Runtime.consoleAPICalled`` (arguments joined as
   DevTools does), the full error description (message and whole stack) per
@@ -27,6 +28,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import tests.support.event_routes  # noqa: E402,F401 - registers the dynamic routes
+from browser_ctx.browser.launcher import chromium_args, find_executable  # noqa: E402
 from browser_ctx.browser.session import BrowserSession  # noqa: E402
 from browser_ctx.core.console import format_args  # noqa: E402
 from browser_ctx.core.tokens import count_tokens  # noqa: E402
@@ -106,32 +108,49 @@ class RawRecorder:
         self._requests.clear()
 
 
+async def record_raw(base: str, page: str, done: str, launch: LaunchSettings) -> RawRecorder:
+    """Load the page in a plain Playwright browser (no browser-ctx, so no console hook: a flood reaches
+    CDP there) and record every event from a CDP session of it."""
+    from playwright.async_api import async_playwright
+
+    raw = RawRecorder()
+    async with async_playwright() as pw:
+        browser = await pw.chromium.launch(executable_path=find_executable(launch), args=chromium_args(launch))
+        try:
+            tab = await browser.new_page()
+            cdp = await tab.context.new_cdp_session(tab)
+            raw.attach(cdp)
+            for domain in ("Network", "Runtime", "Log"):
+                await cdp.send(f"{domain}.enable")
+            await tab.goto(f"{base}/events/{page}", wait_until="commit", timeout=120_000)
+            await tab.wait_for_function(done, timeout=600_000)
+            await cdp.send("Runtime.evaluate", {"expression": "0"})  # the recorder is up to date
+            await asyncio.sleep(1.0)
+            raw.flush()
+        finally:
+            await browser.close()
+    return raw
+
+
 async def measure(base: str, page: str, done: str) -> dict[str, int]:
     settings = Settings(launch=LaunchSettings(offline_external=True))
     async with BrowserSession(settings) as session:
         tab = await session.current_tab()
         await tab.events.start()
-        raw = RawRecorder()
-        cdp = await tab.page.context.new_cdp_session(tab.page)
-        raw.attach(cdp)
-        for domain in ("Network", "Runtime", "Log"):
-            await cdp.send(f"{domain}.enable")
         await tab.page.goto(f"{base}/events/{page}", wait_until="commit", timeout=120_000)
         await tab.page.wait_for_function(done, timeout=600_000)
         await tab.events.sync(timeout=600)
-        await cdp.send("Runtime.evaluate", {"expression": "0"})  # the recorder is up to date too
         await asyncio.sleep(1.0)
-        raw.flush()
         out = {}
         for tool in ("browser_console_messages", "browser_network_requests"):
             result = await call_tool(SPECS[tool], {}, session, settings)
             out[tool] = result_tokens(result)
-        out["raw_console"] = count_tokens("\n".join(raw.console))
-        out["raw_network"] = count_tokens("\n".join(raw.network))
-        out["console_events"] = len(raw.console)
-        out["network_lines"] = len(raw.network)
-        await cdp.detach()
-        return out
+    raw = await record_raw(base, page, done, settings.launch)
+    out["raw_console"] = count_tokens("\n".join(raw.console))
+    out["raw_network"] = count_tokens("\n".join(raw.network))
+    out["console_events"] = len(raw.console)
+    out["network_lines"] = len(raw.network)
+    return out
 
 
 async def main() -> None:
