@@ -424,3 +424,28 @@ async def test_paging_with_the_cursor_reaches_every_entry(site):
             if "not shown" not in text:
                 break
         assert len(seen) == 41 and "start" in seen
+
+
+async def test_popup_console_is_captured_from_its_first_script(site):
+    """The hook is added to the whole browser context, so a popup's inline script, which runs before
+    browser-ctx has adopted the new tab, is captured too."""
+    session, t = await _tools()
+    async with session:
+        tab = await t.goto(f"{site}/events/cyclic.html")
+        await tab.page.evaluate("window.open('/events/pushstate.html')")  # logs from its first inline script
+        popup = None
+        for _ in range(200):
+            popup = next((x for x in session.tabs if x is not tab), None)
+            if popup is not None:
+                break
+            await asyncio.sleep(0.05)
+        assert popup is not None
+        await popup.page.wait_for_function("window.__done === true", timeout=60_000)
+        for _ in range(50):  # its binding arrives when the capture attaches; the hook retries until then
+            await popup.events.sync(timeout=30)
+            texts = [e.text for e in popup.events.console.entries()]
+            if "before route change" in texts:
+                break
+            await asyncio.sleep(0.1)
+        assert "before route change" in texts and "error on route b" in texts, texts
+        assert "before route change" not in [e.text for e in tab.events.console.entries()]

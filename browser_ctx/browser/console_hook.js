@@ -8,7 +8,7 @@
 // (Runtime.addBinding on browser-ctx's own CDP session; nothing of Playwright's is exposed to the page).
 // A batch goes out at once, inside the console call, while the frame has sent fewer than 50 batches in
 // the last second (as a CDP console event would); beyond that every 100 ms. It also goes out at once when
-// __MAX__ distinct entries are pending, on beforeunload/pagehide and for every call after them, and when
+// __MAX__ distinct entries are pending, on pagehide and for every call after it, and when
 // drain() is called (browser-ctx does that before it reads the console). If the binding is not there
 // yet (an out-of-process frame before its session attaches), the batch waits and is retried.
 //
@@ -26,8 +26,8 @@
 //    u: caller url, ln: caller line (1-based), st: frames kept (console.trace), sc: frames in all,
 //    e: 1 if an Error argument's stack is in the text, c: calls folded, f/z: first/last call (ms since epoch),
 //    v: 1 if the text varied in its numbers, h: location.href at the first call (top frame only)}
-// plus one trailing {o: performance.timeOrigin, top: 1 in the top frame, d: calls dropped because nothing
-// could be sent, s: when the batch was sent (ms since epoch)}.
+// plus one trailing {d: calls dropped because nothing could be sent}. The server knows which document
+// sent a batch from the CDP execution context it came from.
 (() => {
   const G = globalThis;
   const HOOK = '__BINDING__Hook', BINDING = '__BINDING__', MAX = __MAX__, KEEP = __KEEP__, FRAMES = __FRAMES__;
@@ -58,20 +58,25 @@
   const tagOf = (v) => { try { return apply(objToString, v, []); } catch (e) { return ''; } };
 
   const isTop = (() => { try { return G.top === G; } catch (e) { return false; } })();
-  let origin = perf ? perf.timeOrigin : dateNow();  // names the sending document
-  let leaving = false;  // after beforeunload/pagehide every call is sent at once
+  let leaving = false;  // after pagehide every call is sent at once
 
   // -- sending ------------------------------------------------------------------------------------
   let pending = {__proto__: null};
   let pendingCount = 0, dropped = 0, timer = 0, windowStart = 0, sentInWindow = 0;
   let binding = null;
+  // The binding is taken off the page's global object as soon as it is there, so page scripts cannot
+  // call it (they could file fake entries); it stays callable from here.
   const findBinding = () => {
     if (binding) return binding;
     let fn;
     try { fn = G[BINDING]; } catch (e) { fn = null; }
-    if (typeof fn === 'function') binding = fn;
+    if (typeof fn === 'function') {
+      binding = fn;
+      try { delete G[BINDING]; } catch (e) { /* not configurable: left visible */ }
+    }
     return binding;
   };
+  findBinding();
   const q = (s) => apply(jsonString, null, [toStr(s)]);
   const encode = (item) => {
     let out = '{"l":' + q(item.l) + ',"t":' + q(item.t) + ',"n":' + item.n + ',"u":' + q(item.u) + ',"ln":' + item.ln +
@@ -94,7 +99,7 @@
     if (!fn) { timer = later(send, 200); return false; }
     let body = '';
     for (const key in pending) body += encode(pending[key]) + ',';
-    body += '{"o":' + origin + ',"top":' + (isTop ? 1 : 0) + ',"d":' + dropped + ',"s":' + dateNow() + '}';
+    body += '{"d":' + dropped + '}';
     pending = {__proto__: null};
     pendingCount = 0;
     dropped = 0;
@@ -242,13 +247,16 @@
     let out = '', err = false, i = from;
     if (typeof args[i] === 'string' && args.length > i + 1 && apply(sIndexOf, args[i], ['%']) >= 0) {
       const fmt = args[i++];
-      for (let k = 0; k < fmt.length; k++) {
-        const ch = fmt[k];
-        const spec = ch === '%' ? fmt[k + 1] : '';
-        if (spec === '%') { out += '%'; k++; continue; }
-        if (!spec || apply(sIndexOf, 'sdifoOc', [spec]) < 0 || i >= args.length) { out += ch; continue; }
+      let k = 0;
+      while (k < fmt.length) {
+        const at = apply(sIndexOf, fmt, ['%', k]);
+        if (at < 0 || at === fmt.length - 1) { out += slice(fmt, k, fmt.length); break; }
+        out += slice(fmt, k, at);
+        const spec = fmt[at + 1];
+        k = at + 2;
+        if (spec === '%') { out += '%'; continue; }
+        if (apply(sIndexOf, 'sdifoOc', [spec]) < 0 || i >= args.length) { out += '%' + spec; continue; }
         const a = args[i++];
-        k++;
         if (spec === 'c') continue;
         if (spec === 'd' || spec === 'i' || spec === 'f') {
           let x;
@@ -416,9 +424,8 @@
   };
   defineProperty(G, HOOK, {value: api, enumerable: false, configurable: false, writable: false});
   if (listen) {
-    const leave = () => { leaving = true; send(); };
-    listen('beforeunload', leave, true);
-    listen('pagehide', leave, true);
-    listen('pageshow', (e) => { if (e.persisted) { origin = dateNow() + 0.5; leaving = false; } }, true);
+    // Not beforeunload: a listener there makes the browser ask a busy renderer before leaving it.
+    listen('pagehide', () => { leaving = true; send(); }, true);
+    listen('pageshow', (e) => { if (e.persisted) leaving = false; }, true);
   }
 })();

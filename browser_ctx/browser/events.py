@@ -22,8 +22,9 @@ Captured, from the moment a navigation starts:
   into their request, WebSocket frames and EventSource messages counted with the last few kept
   (``EventSettings.network_entries`` records, default 2,000, oldest evicted and counted);
 - ``Page.frameNavigated`` / ``Page.navigatedWithinDocument`` for sections: a new document in the
-  main frame starts a new section, ``pushState`` adds a route to the current one. Console batches say
-  which document sent them (``performance.timeOrigin``) and the URL at each first call, so a message
+  main frame starts a new section, ``pushState`` adds a route to the current one. Console batches are
+  filed by the CDP execution context they came from (``Runtime.executionContextCreated`` maps each
+  main-frame document's context to its section) and carry the URL at each first call, so a message
   logged before a ``pushState`` or just before leaving a page lands in the right section and route.
 
 Headers, URLs and request bodies are redacted by name as they arrive, and every value redacted is
@@ -39,8 +40,9 @@ Console calls of workers are not captured.
 
 Interface the rest of browser-ctx relies on:
 
-- ``EventCapture(page, settings, redactor)``; ``await start()`` right after the page is created and
-  before any navigation; ``await close()`` when the tab goes away;
+- ``EventCapture(page, settings, redactor, binding=name)``; one binding name per browser-ctx session
+  (:func:`new_binding_name`); ``await start()`` right after the page is created and before any
+  navigation; ``await close()`` when the tab goes away;
 - ``await sync()`` before reading: delivers what the page and the browser already produced;
 - ``load_summary() -> {"consoleErrors": int, "failedRequests": int}``: counts since the last full
   navigation started (used by ``browser_navigate``'s page card).
@@ -54,6 +56,7 @@ import json
 import logging
 import secrets
 import time
+import weakref
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -78,7 +81,7 @@ if TYPE_CHECKING:
     from ..core.redact import Redactor
     from ..settings import EventSettings
 
-__all__ = ["EventCapture", "Body", "MAX_SECTIONS"]
+__all__ = ["EventCapture", "Body", "MAX_SECTIONS", "new_binding_name"]
 
 log = logging.getLogger("browser_ctx")
 
@@ -99,6 +102,16 @@ def _when(stamp_ms: Any) -> dict[str, float | None]:
     except (TypeError, ValueError):
         return {}
     return {"first": when, "last": when} if abs(when - time.time()) < 60 else {}
+
+
+def new_binding_name() -> str:
+    """A fresh name for the console hook's binding (:data:`HOOK_PREFIX` and 8 random hex digits). One
+    per browser-ctx session: the hook is added to its whole browser context, popups included."""
+    return f"{HOOK_PREFIX}{secrets.token_hex(4)}"
+
+
+# Browser contexts that already run the hook for a binding name (added once per context and name).
+_context_hooks: weakref.WeakKeyDictionary[Any, set[str]] = weakref.WeakKeyDictionary()
 
 
 async def _detach(session: Any) -> None:
@@ -131,6 +144,7 @@ def hook_script(binding: str, max_pending: int) -> str:
     return (_HOOK_SOURCE.replace("__BINDING__", binding).replace("__MAX__", str(max(1, max_pending)))
             .replace("__KEEP__", str(KEEP_CHARS)).replace("__FRAMES__", "16"))
 _EXTRA_KEEP = 500  # ExtraInfo payloads held while waiting for their request
+_MAX_BATCH_COUNT = 10_000_000  # calls one batch item (or its dropped count) may claim
 #: Out-of-process iframes per tab whose network is captured through a CDP session of their own.
 MAX_FRAME_SESSIONS = 20
 
@@ -164,12 +178,13 @@ class EventCapture:
         net_seq: sequence number of the latest network change (``since`` cursors compare it).
     """
 
-    def __init__(self, page: Page, settings: EventSettings, redactor: Redactor) -> None:
+    def __init__(self, page: Page, settings: EventSettings, redactor: Redactor, *, binding: str | None = None) -> None:
         self._page = page
         self.settings = settings
         self.redactor = redactor
         self.console = ConsoleBuffer(settings.console_entries)
         self.sections: OrderedDict[int, Section] = OrderedDict()
+        self._gone_sections: OrderedDict[int, Section] = OrderedDict()
         self._section_loader: str | None = None
         self._stats: dict[int, dict[str, int]] = {}
         self._requests: OrderedDict[int, RequestRecord] = OrderedDict()
@@ -184,12 +199,13 @@ class EventCapture:
         self._main_frame: str | None = None
         self._closed = False
         self._hooked = False
-        self._binding = f"{HOOK_PREFIX}{secrets.token_hex(4)}"
+        self._binding = binding or new_binding_name()
         self.hook_batches = 0
         self._frame_sessions: dict[Any, tuple[str, CDPSession]] = {}  # OOPIF frame -> (target id, session)
         self._attaching: set[Any] = set()
         self._req_session: dict[str, CDPSession] = {}  # request id -> the frame session that saw it
-        self._doc_sections: OrderedDict[float, int] = OrderedDict()  # main-document timeOrigin -> section
+        self._ctx_sections: OrderedDict[int, int] = OrderedDict()  # main-frame context id -> section id
+        self._fresh_contexts: list[int] = []  # main-frame contexts created since its last commit
         self._starting: asyncio.Future[None] | None = None
         self._next_section = 1
         self._new_section(page.url if page.url else "about:blank", None)
@@ -227,14 +243,19 @@ class EventCapture:
                 await asyncio.sleep(0.05)
 
     async def _install_hook(self) -> None:
-        """Add the console hook to every future document of every frame (Playwright's init scripts reach
-        out-of-process frames too) and run it in the frames already there (a tab adopted from a remote
-        browser). Its batches arrive through a CDP binding of this capture's sessions. Once per capture."""
+        """Add the console hook to every future document of every frame of the browser context (once per
+        context and binding name; Playwright's init scripts reach out-of-process frames and popups too)
+        and run it in the frames already there (a tab adopted from a remote browser). Its batches
+        arrive through a CDP binding of this capture's sessions. Once per capture."""
         if self._hooked:
             return
         page = self._page
         script = hook_script(self._binding, self.settings.console_entries)
-        await page.add_init_script(script)
+        context = page.context
+        names = _context_hooks.setdefault(context, set())
+        if self._binding not in names:  # the whole context: a popup runs the hook from its first document
+            await context.add_init_script(script)
+            names.add(self._binding)
         page.on("framenavigated", self._guard(self._on_frame_committed))
         page.on("framedetached", self._guard(self._on_frame_detached))
         self._hooked = True
@@ -245,8 +266,14 @@ class EventCapture:
                 except Exception:  # noqa: BLE001 - a busy or detached frame: captured from its next document
                     pass
 
-    def _runtime_handlers(self) -> dict[str, Callable[[dict[str, Any]], None]]:
-        return {"Runtime.bindingCalled": self._on_binding, "Runtime.exceptionThrown": self._on_exception}
+    def _runtime_handlers(self, top_target: bool = True) -> dict[str, Callable[[dict[str, Any]], None]]:
+        handlers: dict[str, Callable[[dict[str, Any]], None]] = {
+            "Runtime.bindingCalled": lambda p: self._on_binding(p, top_target),
+            "Runtime.exceptionThrown": self._on_exception,
+        }
+        if top_target:  # context ids are per target: only the page's own map to sections
+            handlers["Runtime.executionContextCreated"] = self._on_context_created
+        return handlers
 
     async def _enable_runtime(self, cdp: Any) -> None:
         """Expose the hook's binding on ``cdp``'s target and enable Runtime there (for uncaught errors and
@@ -329,7 +356,7 @@ class EventCapture:
             self._frame_sessions[frame] = (target, cdp)
             for event, handler in self._network_handlers().items():
                 cdp.on(event, self._guard(self._from_session(cdp, handler)))
-            for event, handler in self._runtime_handlers().items():
+            for event, handler in self._runtime_handlers(top_target=False).items():
                 cdp.on(event, self._guard(handler))
             await cdp.send("Network.enable", {"maxPostDataSize": POST_KEEP})
             await cdp.send("Log.enable")
@@ -423,9 +450,16 @@ class EventCapture:
         self._stats[sid] = {"consoleErrors": 0, "failedRequests": 0, "items": 0}
         self._section_loader = loader
         while len(self.sections) > MAX_SECTIONS:
-            old, _ = self.sections.popitem(last=False)
+            old, gone = self.sections.popitem(last=False)
             self._stats.pop(old, None)
+            self._gone_sections[old] = gone  # its entries may still be held: keep its URL for them
+            while len(self._gone_sections) > 10 * MAX_SECTIONS:
+                self._gone_sections.popitem(last=False)
         return section
+
+    def section(self, sid: int) -> Section | None:
+        """The section with id ``sid``, also one dropped from :attr:`sections` whose entries are still held."""
+        return self.sections.get(sid) or self._gone_sections.get(sid)
 
     @property
     def current_section(self) -> Section:
@@ -438,10 +472,14 @@ class EventCapture:
             return
         url = frame.get("url", "") + (frame.get("urlFragment") or "")
         loader = frame.get("loaderId")
+        fresh, self._fresh_contexts = self._fresh_contexts, []
         if loader and loader == self._section_loader:
             self.current_section.url = self.redactor.url(url)
             return
-        self._new_section(url, loader)
+        section = self._new_section(url, loader)
+        for ctx in fresh:  # created for this document just before its commit was reported
+            if ctx in self._ctx_sections:
+                self._ctx_sections[ctx] = section.id
 
     def _section_for(self, loader: str | None) -> Section:
         """The section of the document with this loader id (requests made by a page that is being
@@ -480,68 +518,61 @@ class EventCapture:
     def _on_exception(self, p: dict[str, Any]) -> None:
         self._add_console(entry_from_exception(p, self.current_section.url), **_when(p.get("timestamp")))
 
-    def _on_binding(self, p: dict[str, Any]) -> None:
-        if p.get("name") == self._binding:
-            self._on_hook_batch(p.get("payload"))
+    def _on_binding(self, p: dict[str, Any], top_target: bool = True) -> None:
+        if p.get("name") != self._binding:
+            return
+        sid = self._ctx_sections.get(p.get("executionContextId")) if top_target else None
+        section = self.sections.get(sid) if sid is not None else None
+        self._on_hook_batch(p.get("payload"), section or self.current_section, top=sid is not None)
 
-    def _hook_section(self, origin: Any, top: bool, clock_ok: bool) -> Section:
-        """The section a console batch belongs to. Batches from frames go to the current section. A
-        batch from the top document is matched by the document's ``timeOrigin`` (when its navigation
-        started): the first section started at or after it, when the browser's clock agrees with ours
-        (``clock_ok``), else the current section. Sections of navigations the browser requested start
-        at the request's browser wall time, so this holds however late our events arrive (a page that
-        redirects at once, a page being left that reports after the next one began). A document
-        keeps the section it was first matched to."""
-        current = self.current_section
-        if not top or not isinstance(origin, (int, float)):
-            return current
-        sid = self._doc_sections.get(origin)
-        if sid is None:
-            sid = current.id
-            if clock_ok:
-                started = origin / 1000 - 0.002  # timer granularity
-                sid = next((sec.id for sec in self.sections.values() if sec.started >= started), current.id)
-            self._doc_sections[origin] = sid
-            while len(self._doc_sections) > 4 * MAX_SECTIONS:
-                self._doc_sections.popitem(last=False)
-        return self.sections.get(sid, current)
+    def _on_context_created(self, p: dict[str, Any]) -> None:
+        """Remember which section each main-frame document's context belongs to: console batches carry
+        their context id, so a page being left that reports after the next page began, or a page that
+        redirected at once, is filed correctly (and a page cannot claim another page's section)."""
+        ctx = p.get("context") or {}
+        aux = ctx.get("auxData") or {}
+        if not aux.get("isDefault") or aux.get("frameId") != self._main_frame or "id" not in ctx:
+            return
+        self._ctx_sections[ctx["id"]] = self.current_section.id
+        self._fresh_contexts.append(ctx["id"])
+        while len(self._ctx_sections) > 4 * MAX_SECTIONS:
+            self._ctx_sections.popitem(last=False)
 
-    def _on_hook_batch(self, payload: Any) -> None:
-        """Receive one batch from ``console_hook.js`` (through the binding; see that file for its shape)."""
+    def _on_hook_batch(self, payload: Any, section: Section, *, top: bool) -> None:
+        """Receive one batch from ``console_hook.js`` (through the binding; see that file for its shape),
+        sent by a document of ``section`` (``top``: the main frame's document, whose URL at each call
+        gives the route). The page can call the binding itself, so every number is clamped."""
         if self._closed:
             return
         try:
-            batch = json.loads(payload) if isinstance(payload, str) else list(payload or [])
+            batch = json.loads(payload) if isinstance(payload, str) else []
         except (TypeError, ValueError):
             return
-        if not batch or not isinstance(batch[-1], dict) or "o" not in batch[-1]:
+        if not isinstance(batch, list) or not batch or not isinstance(batch[-1], dict) or "d" not in batch[-1]:
             return
         meta = batch.pop()
         self.hook_batches += 1
         del batch[2 * max(1, self.settings.console_entries):]  # the hook never sends more; a page might
-        sent = float(meta.get("s") or 0) / 1000
-        section = self._hook_section(meta.get("o"), bool(meta.get("top")), abs(time.time() - sent) < 1.0)
         for item in batch:
             if not isinstance(item, dict):
                 continue
             try:
                 entry = entry_from_hook(item, section.url)
-                route = ""
-                href = item.get("h")
+                route = None
+                href = item.get("h") if top else None
                 if href:
                     here = self.redactor.url(str(href))
-                    if here != section.url:
-                        route = relative_url(here, section.url)
-                count = max(1, int(item.get("c") or 1))
+                    route = relative_url(here, section.url) if here != section.url else ""
+                count = min(_MAX_BATCH_COUNT, max(1, int(item.get("c") or 1)))
                 first = float(item.get("f") or 0) / 1000 or None
                 last = float(item.get("z") or 0) / 1000 or None
-                if last is None or abs(last - time.time()) > 60:  # a remote browser's clock may be off
-                    first = last = None
-                self._add_console(entry, section, route=route if href else None, count=count, first=first,
-                                  last=last, varies=bool(item.get("v")))
+                if last is None or first is None or abs(last - time.time()) > 60 or first > last:
+                    first = last = None  # a remote browser's clock may be off
+                self._add_console(entry, section, route=route, count=count, first=first, last=last,
+                                  varies=bool(item.get("v")))
             except Exception:  # noqa: BLE001 - a malformed item must not break capture
                 log.debug("console batch item failed", exc_info=True)
-        dropped = int(meta.get("d") or 0)
+        dropped = min(_MAX_BATCH_COUNT, max(0, int(meta.get("d") or 0)))
         if dropped > 0:
             self.console.total += dropped
             self.console.evicted_messages += dropped

@@ -23,7 +23,7 @@ from .._errors import BrowserCtxError, BrowserLaunchError, PageError
 from ..core.ledger import Ledger
 from ..core.redact import Redactor
 from ..settings import Settings
-from .events import EventCapture
+from .events import EventCapture, new_binding_name
 from .launcher import chromium_args, find_executable
 from .remote import BrowserProvider, RemoteBrowser
 
@@ -124,6 +124,7 @@ class BrowserSession:
                  provider: BrowserProvider | None = None, adopt_existing: bool = True) -> None:
         self.settings = settings
         self.redactor = redactor or Redactor(settings.events.redact)
+        self._console_binding = new_binding_name()  # the console hook's, for every tab of this session
         #: Serialises tool calls: one call at a time per session.
         self.lock = asyncio.Lock()
         self._pw: Playwright | None = None
@@ -281,7 +282,7 @@ class BrowserSession:
                 except Exception as exc:  # noqa: BLE001 - a tab that closed at once
                     log.debug("event capture failed to start on tab %s: %s", tab.id, exc)
                 return tab
-        events = EventCapture(page, self.settings.events, self.redactor)
+        events = EventCapture(page, self.settings.events, self.redactor, binding=self._console_binding)
         tab = Tab(id=self._next_id, page=page, events=events)
         try:
             from .extract import FrameIds

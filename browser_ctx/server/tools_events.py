@@ -174,7 +174,7 @@ async def console_messages(call: ToolCall) -> Rendered:
             head += f" {hidden:,} lower-level message(s) hidden; level=debug shows them."
     if ev.console.evicted_entries:
         head += (f" {ev.console.evicted_entries:,} older entries ({ev.console.evicted_messages:,} messages) "
-                 "were evicted.")
+                 "were evicted from this tab's buffer.")
     budget.add(scrub(head), force=True)
     shown: set[int] = set()
     shown_items: dict[int, int] = {}
@@ -187,7 +187,7 @@ async def console_messages(call: ToolCall) -> Rendered:
             break
         block = render_entry(e, message_chars=call.settings.events.message_chars, scrub=scrub, since=since)
         if multi and e.section != last_section:
-            block = section_header(ev.sections.get(e.section), e.section, current.id) + "\n" + block
+            block = section_header(ev.section(e.section), e.section, current.id) + "\n" + block
         if not budget.add(block, force=not shown):
             stopped = "maxTokens"
             break
@@ -257,7 +257,7 @@ async def network_requests(call: ToolCall) -> Rendered:
     if hidden_static:
         head += f" {hidden_static} successful static resource(s) hidden (static=true shows them)."
     if ev.evicted_requests:
-        head += f" {ev.evicted_requests:,} older requests were evicted."
+        head += f" {ev.evicted_requests:,} older requests were evicted from this tab's buffer."
     budget.add(scrub(head), force=True)
     shown: set[int] = set()
     shown_items: dict[int, int] = {}
@@ -269,7 +269,7 @@ async def network_requests(call: ToolCall) -> Rendered:
         if limit is not None and shown_groups >= limit:
             stopped = f"limit={limit}"
             break
-        section = ev.sections.get(g[0].section)
+        section = ev.section(g[0].section)
         line = render_group(g, base=section.url if section else current.url, scrub=scrub)
         if multi and g[0].section != last_section:
             line = section_header(section, g[0].section, current.id) + "\n" + line
