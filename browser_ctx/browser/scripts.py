@@ -1,0 +1,45 @@
+"""Our page-side JavaScript, loaded one way.
+
+Every block of page-side code of 10 lines or more lives in ``browser/js/<name>.js``. Each file holds
+exactly one parenthesised function expression or arrow function (so ``node --check`` parses it) that
+takes its parameters as arguments; nothing is filled in by string replacement.
+
+- :func:`script` returns a file's source, for ``page.evaluate(script("name"), arg)`` and friends.
+- :func:`invocation` returns ``(source)(arg1, arg2, …)`` with the arguments as JSON, for the places
+  that take a script and no argument (``add_init_script``, CDP ``Runtime.evaluate``).
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from importlib import resources
+from typing import Any
+
+__all__ = ["script", "invocation", "script_names"]
+
+
+@cache
+def script(name: str) -> str:
+    """Return the source of ``browser/js/<name>.js``: one function expression, stripped.
+
+    Raises:
+        FileNotFoundError: no such script (a programming error, never a user's).
+    """
+    return resources.files(__package__).joinpath("js", f"{name}.js").read_text(encoding="utf-8").strip()
+
+
+def invocation(name: str, *args: Any) -> str:
+    """Return a self-invoking script: ``(<source of name>)(<args as JSON>)``.
+
+    ``args`` must be JSON-serialisable; they are passed as literal arguments, never spliced into the
+    function's body.
+    """
+    params = ", ".join(json.dumps(a, ensure_ascii=False) for a in args)
+    return f"({script(name)})({params})"
+
+
+def script_names() -> list[str]:
+    """Return the names of every script in ``browser/js/`` (for checks such as ``node --check``)."""
+    folder = resources.files(__package__).joinpath("js")
+    return sorted(p.name[:-3] for p in folder.iterdir() if p.name.endswith(".js"))
