@@ -48,6 +48,7 @@ from .._errors import (
     one_line,
     translate,
 )
+from ..core.budget import Budget
 from ..core.delta import diff_renderings, render_delta
 from ..core.record import ActionRecord, DownloadInfo, PopupInfo, human_size
 from . import dialogs
@@ -724,7 +725,7 @@ class Watch:
 
 
 async def perform(call_session: BrowserSession, tab: Tab, settings: Settings, action: str, act: Any, *,
-                  delta: bool = True, settle: bool = True, max_tokens: int | None = None) -> ActionRecord:
+                  delta: bool = True, settle: bool = True, budget: Budget | None = None) -> ActionRecord:
     """Run ``act()`` (a coroutine function) on ``tab`` under a :class:`Watch` and return the record.
 
     Args:
@@ -735,14 +736,14 @@ async def perform(call_session: BrowserSession, tab: Tab, settings: Settings, ac
         act: ``async () -> str | None``; its return value, if a string, is added as a note.
         delta: compute the DOM delta.
         settle: wait for the page to settle (else collect at once).
-        max_tokens: the caller's token cap for the whole result (default: the server default); the delta
-            gets at most 1,200 tokens and leaves ~250 for the rest of the record.
+        budget: the call's budget (``budget.tokens`` caps the whole result; default: the server default);
+            the delta gets at most 1,200 tokens and leaves ~250 for the rest of the record.
 
     Raises:
         Whatever ``act`` raises (already translated by the caller); listeners are removed either way.
     """
     aset = action_settings(settings)
-    cap = min(max_tokens or settings.caps.default_max_tokens, settings.caps.ceiling_tokens)
+    cap = budget.tokens if budget is not None else settings.caps.default_max_tokens
     watch = Watch(tab, call_session, settings, delta=delta, delta_tokens=max(60, min(1200, cap - 250)))
     await watch.start(action)
     try:

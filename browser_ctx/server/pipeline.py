@@ -3,9 +3,10 @@
 This is the one place results are cut to their token budget and errors become
 one-line ``isError`` results, so every tool gets the same caps and metadata:
 
-- ``maxTokens`` (o200k tokens, default ``CapSettings.default_max_tokens``) is clamped
-  to ``[CapSettings.min_tokens, CapSettings.ceiling_tokens]``; every result also stays
-  within ``CapSettings.ceiling_chars`` characters.
+- ``maxTokens`` (o200k tokens, default ``CapSettings.default_max_tokens``) becomes the call's
+  :class:`~browser_ctx.core.budget.Budget`, clamped once here to
+  ``[CapSettings.min_tokens, CapSettings.ceiling_tokens]``; every result also stays within
+  ``CapSettings.ceiling_chars`` characters. Handlers read it as ``ToolCall.budget``.
 - ``offset`` (characters) > 0 reads on from the capture kept for the same tool and
   arguments on the current tab, without re-rendering; if the page changed since, the
   result says so (``pageChanged: true``).
@@ -27,6 +28,7 @@ import mcp_types as types
 
 from .._errors import BrowserCtxError, InvalidArgument, one_line, translate
 from ..browser.session import BrowserSession, Capture
+from ..core.budget import Budget
 from ..core.capping import cap
 from ..core.urls import clip_middle
 from ..core.tokens import count_tokens
@@ -203,9 +205,7 @@ async def _call_tool(spec: ToolSpec, arguments: dict[str, Any] | None, session: 
     caps = settings.caps
     try:
         args = validate_arguments(spec, arguments)
-        requested_tokens = args.get("maxTokens")
-        max_tokens = min(max(int(args.pop("maxTokens", caps.default_max_tokens)), caps.min_tokens),
-                         caps.ceiling_tokens)
+        budget = Budget.from_request(args.pop("maxTokens", None), caps)
         offset = int(args.pop("offset", 0)) if spec.pageable else 0
         force = bool(args.pop("force", False)) if spec.fingerprinted else False
         async with session.lock:
@@ -224,8 +224,7 @@ async def _call_tool(spec: ToolSpec, arguments: dict[str, Any] | None, session: 
                 text, full_tokens = capture.text, capture.full_tokens
                 extra.update(capture.meta)
             else:
-                rendered: Rendered = await spec.handler(ToolCall(spec.name, args, session, settings,
-                                                                 max_tokens=requested_tokens))
+                rendered: Rendered = await spec.handler(ToolCall(spec.name, args, session, settings, budget))
                 notes.extend(session.take_notes())
                 images = list(rendered.images)
                 if images:
@@ -242,7 +241,7 @@ async def _call_tool(spec: ToolSpec, arguments: dict[str, Any] | None, session: 
                 if rendered.capture and spec.pageable and tab is not None:
                     tab.keep(key, Capture(text, full_tokens, rendered.version, dict(extra)), caps.captures_per_tab)
             if spec.fingerprinted and tab is not None and not force:
-                sent_key = f"{key}@{offset}@{max_tokens}@{tab.page.url}"  # a new page is always sent
+                sent_key = f"{key}@{offset}@{budget.tokens}@{tab.page.url}"  # a new page is always sent
                 fp = extra.get("fingerprint")
                 if fp and tab.sent.get(sent_key) == fp:
                     body = f"Unchanged since {fp} (same tool, target and offset); pass force: true to re-send."
@@ -256,9 +255,9 @@ async def _call_tool(spec: ToolSpec, arguments: dict[str, Any] | None, session: 
             extra["notes"] = notes
             note_text = " ".join(f"[{n}]" for n in notes)
             blocks.append(types.TextContent(type="text", text=note_text))
-            max_tokens = max(1, max_tokens - count_tokens(note_text))
+            budget = budget.reserve(count_tokens(note_text))
         extra["sessionTokens"] = _SESSION_PLACEHOLDER  # the real figure is set by _account
-        capped = cap(text, max_tokens=max_tokens, max_chars=caps.ceiling_chars, offset=offset,
+        capped = cap(text, max_tokens=budget.tokens, max_chars=budget.chars, offset=offset,
                      extra_meta=extra, full_tokens=full_tokens)
         blocks.append(types.TextContent(type="text", text=capped.text))
         content: list[Any] = list(blocks)

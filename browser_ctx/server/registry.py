@@ -17,6 +17,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from ..core.budget import Budget
+
 if TYPE_CHECKING:
     from ..browser.session import BrowserSession
     from ..settings import Settings
@@ -42,16 +44,21 @@ class ToolCall:
         args: arguments after JSON-schema validation, defaults filled in (camelCase keys).
         session: the browser session (lazily launches the browser on first use).
         settings: server settings.
-        max_tokens: ``maxTokens`` exactly as the caller gave it (``None`` when omitted), for tools
-            that use it as a budget of their own (screenshots: image tokens); the text cap the
-            pipeline applies is computed separately.
+        budget: what the call may return (:class:`browser_ctx.core.budget.Budget`), built once by the
+            pipeline from ``maxTokens`` (which is not in ``args``): ``tokens`` for the text result,
+            ``chars`` its character ceiling, ``image_tokens`` a screenshot's image-token budget.
     """
 
     name: str
     args: dict[str, Any]
     session: BrowserSession
     settings: Settings
-    max_tokens: int | None = None
+    budget: Budget
+
+    @property
+    def max_tokens(self) -> int:
+        """``budget.tokens``; kept only until ``tools_events`` reads ``call.budget`` (then removed)."""
+        return self.budget.tokens
 
 
 @dataclass

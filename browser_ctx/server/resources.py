@@ -33,6 +33,7 @@ from urllib.parse import parse_qs, urlsplit
 import mcp_types as types
 
 from .._errors import InvalidArgument
+from ..core.budget import Budget
 from ..core.capping import cap
 
 if TYPE_CHECKING:
@@ -45,6 +46,10 @@ __all__ = ["SCHEME", "capture_uri", "list_resources", "read_resource", "PER_TAB"
 SCHEME = "browser-ctx"
 #: Captures listed per tab (newest first); older ones kept by the tab can still be read by URI.
 PER_TAB = 5
+
+#: Tokens kept free when capping a resource read: its end marker names the URI to read on, a little
+#: longer than the tool marker that :func:`browser_ctx.core.capping.cap` counts.
+MARKER_RESERVE = 20
 
 _URI = re.compile(r"^browser-ctx://tab/(\d+)/capture/(\d+)$")
 
@@ -169,8 +174,7 @@ async def read_resource(session: BrowserSession, uri: str, settings: Settings) -
     caps = settings.caps
     offset = _int_param(query, "offset") or 0
     requested = _int_param(query, "maxTokens")
-    max_tokens = min(max(requested if requested is not None else caps.default_max_tokens, caps.min_tokens),
-                     caps.ceiling_tokens)
+    budget = Budget.from_request(requested, caps).reserve(MARKER_RESERVE)
     tab, capture = _find(session, int(m.group(1)), int(m.group(2)))
     extra: dict[str, Any] = {}
     if capture.version is not None:
@@ -183,8 +187,7 @@ async def read_resource(session: BrowserSession, uri: str, settings: Settings) -
                 extra["pageChanged"] = True
         except Exception:  # noqa: BLE001 - a page mid-navigation: say nothing
             pass
-    # 20 tokens spare: the resource marker below is a little longer than the tool one.
-    capped = cap(capture.text, max_tokens=max_tokens - 20, max_chars=caps.ceiling_chars, offset=offset,
+    capped = cap(capture.text, max_tokens=budget.tokens, max_chars=budget.chars, offset=offset,
                  extra_meta=extra, full_tokens=capture.full_tokens)
     text = capped.text
     if capped.truncated:

@@ -60,7 +60,7 @@ async def _act(call: ToolCall, verb: str, past: str, do: Any) -> Rendered:
         except Exception as exc:  # noqa: BLE001
             raise action_error(exc, verb=verb, target=target, timeout_ms=timeout) from exc
 
-    record = await perform(call.session, tab, call.settings, f"{past} {label}", run, max_tokens=call.max_tokens)
+    record = await perform(call.session, tab, call.settings, f"{past} {label}", run, budget=call.budget)
     return _rendered(tab, render_record(record))
 
 
@@ -136,7 +136,7 @@ async def type_text(call: ToolCall) -> Rendered:
             raise action_error(exc, verb="type into", target=target, timeout_ms=timeout) from exc
 
     record = await perform(call.session, tab, call.settings, f"Typed {len(text)} characters into {label}", run,
-                           max_tokens=call.max_tokens)
+                           budget=call.budget)
     if not a.get("submit"):
         record.readback = await _readback(locator)
         if record.readback is not None and record.readback not in ("(filled)", "(empty)") and text.strip() \
@@ -193,7 +193,7 @@ async def fill_form(call: ToolCall) -> Rendered:
     names = ", ".join(f["name"] for f in fields)
     record = await perform(call.session, tab, call.settings,
                            f"Filled {len(fields)} field{'s' if len(fields) != 1 else ''}: {names}", run,
-                           max_tokens=call.max_tokens)
+                           budget=call.budget)
     return _rendered(tab, render_record(record))
 
 
@@ -236,7 +236,7 @@ async def press_key(call: ToolCall) -> Rendered:
                                       "Control+a or a single character.") from exc
             raise translate(exc, action="press a key") from exc
 
-    record = await perform(call.session, tab, call.settings, f"Pressed {key}", run, max_tokens=call.max_tokens)
+    record = await perform(call.session, tab, call.settings, f"Pressed {key}", run, budget=call.budget)
     return _rendered(tab, render_record(record))
 
 
@@ -294,7 +294,7 @@ async def wait_for(call: ToolCall) -> Rendered:
         return f"Waited {loop.time() - t0:.1f} s: " + "; ".join(waited)
 
     record = await perform(call.session, tab, call.settings, f"Waited {seconds:g} s", run, settle=False,
-                           max_tokens=call.max_tokens)
+                           budget=call.budget)
     if conds and record.notes:
         record.action = record.notes.pop(0)
     return _rendered(tab, render_record(record))
@@ -315,7 +315,7 @@ async def navigate_back(call: ToolCall) -> Rendered:
             return "There is no previous page in this tab's history."
         return None
 
-    record = await perform(call.session, tab, call.settings, "Went back", run, max_tokens=call.max_tokens)
+    record = await perform(call.session, tab, call.settings, "Went back", run, budget=call.budget)
     return _rendered(tab, render_record(record))
 
 

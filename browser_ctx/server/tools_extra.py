@@ -35,8 +35,6 @@ __all__ = ["TOOLS", "measure_baseline", "settle_baselines", "tools_list_tokens",
 
 #: Below this scale (image px per CSS px) text in a screenshot is usually unreadable; the result says so.
 READABLE_SCALE = 0.5
-#: The least image-token budget a screenshot accepts (smaller ``maxTokens`` are raised to it).
-MIN_IMAGE_TOKENS = 50
 
 _METRICS_JS = """() => {
   const d = document.documentElement, b = document.body;
@@ -168,8 +166,7 @@ async def take_screenshot(call: ToolCall) -> Rendered:
     fmt = fmt or "png"
     if target and full:
         raise InvalidArgument("fullPage cannot be combined with target; pass one of them.")
-    budget = call.max_tokens or caps.image_default_tokens
-    budget = max(MIN_IMAGE_TOKENS, min(int(budget), caps.image_ceiling_tokens))
+    budget = call.budget.image_tokens
     read_s = call.settings.timeouts.read_ms / 1000
     try:
         m = await asyncio.wait_for(page.evaluate(_METRICS_JS), read_s)
