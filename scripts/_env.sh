@@ -7,11 +7,11 @@ if [ ! -x .venv/bin/python ]; then
   echo "browser-ctx: creating .venv" >&2
   "$PY" -m venv .venv
 fi
-if ! .venv/bin/python -c "import browser_ctx, pytest, hypothesis" 2>/dev/null \
+if ! .venv/bin/python -c "import browser_ctx, pytest, hypothesis, ruff, mypy" 2>/dev/null \
    || [ pyproject.toml -nt .venv/.browser-ctx-installed ]; then
-  echo "browser-ctx: installing the package and its test dependencies into .venv" >&2
+  echo "browser-ctx: installing the package and its test and lint dependencies into .venv" >&2
   .venv/bin/python -m pip install -q --upgrade pip >&2
-  .venv/bin/python -m pip install -q -e '.[test]' >&2
+  .venv/bin/python -m pip install -q -e '.[test,dev]' >&2
   touch .venv/.browser-ctx-installed
 fi
 find_browser() {
