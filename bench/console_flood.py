@@ -22,15 +22,10 @@ import argparse
 import asyncio
 import os
 import re
-import sys
 import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from tests.support.client import mcp_session, result_text, result_tokens  # noqa: E402
-from tests.support.site import FIXTURES, serve_directory  # noqa: E402
+from tests.support.client import mcp_session, result_text, result_tokens
+from tests.support.site import FIXTURES, serve_directory
 
 
 def _status(pid: int) -> dict[str, int]:

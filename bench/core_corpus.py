@@ -1,4 +1,4 @@
-"""Corpus figures for the pure core (no browser): run ``python bench/core_corpus.py [CORPUS_DIR]``.
+"""Corpus figures for the pure core (no browser): ``python -m bench.core_corpus [CORPUS_DIR]`` (repository root).
 
 For every page directory of the Readability test corpus (``source.html``, ``expected.html``),
 prints:
@@ -27,14 +27,12 @@ import statistics
 import sys
 import time
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+from selectolax.lexbor import LexborHTMLParser
 
-from selectolax.lexbor import LexborHTMLParser  # noqa: E402
-
-from browser_ctx.core.main_content import main_content  # noqa: E402
-from browser_ctx.core.markdown import render_markdown  # noqa: E402
-from browser_ctx.core.snapshot import render_snapshot  # noqa: E402
-from browser_ctx.core.tokens import count_tokens  # noqa: E402
+from browser_ctx.core.main_content import main_content
+from browser_ctx.core.markdown import render_markdown
+from browser_ctx.core.snapshot import render_snapshot
+from browser_ctx.core.tokens import count_tokens
 
 CORPUS = "/work/shared/corpus/readability"
 

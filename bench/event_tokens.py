@@ -20,23 +20,18 @@ Usage: ``.venv/bin/python -m bench.event_tokens``
 from __future__ import annotations
 
 import asyncio
-import sys
-from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-import tests.support.event_routes  # noqa: E402,F401 - registers the dynamic routes
-from browser_ctx.browser.launcher import chromium_args, find_executable  # noqa: E402
-from browser_ctx.browser.session import BrowserSession  # noqa: E402
-from browser_ctx.core.console import format_args  # noqa: E402
-from browser_ctx.core.tokens import count_tokens  # noqa: E402
-from browser_ctx.server.pipeline import call_tool  # noqa: E402
-from browser_ctx.server.tools_events import TOOLS  # noqa: E402
-from browser_ctx.settings import LaunchSettings, Settings  # noqa: E402
-from tests.support.client import result_tokens  # noqa: E402
-from tests.support.site import FIXTURES, serve_directory  # noqa: E402
+import tests.support.event_routes  # noqa: F401 - registers the dynamic routes
+from browser_ctx.browser.launcher import chromium_args, find_executable
+from browser_ctx.browser.session import BrowserSession
+from browser_ctx.core.console import format_args
+from browser_ctx.core.tokens import count_tokens
+from browser_ctx.server.pipeline import call_tool
+from browser_ctx.server.tools_events import TOOLS
+from browser_ctx.settings import LaunchSettings, Settings
+from tests.support.client import result_tokens
+from tests.support.site import FIXTURES, serve_directory
 
 SPECS = {t.name: t for t in TOOLS}
 
