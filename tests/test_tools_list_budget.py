@@ -24,7 +24,7 @@ from tests.support.client import TEST_SERVER_ARGS
 
 pytestmark = pytest.mark.anyio
 
-#: The ceiling for the default set (issue 6).
+#: The ceiling for the default set.
 DEFAULT_SET_BUDGET = 2000
 #: Measured in docs/reference (tools/list result, o200k tokens).
 PLAYWRIGHT_MCP, CHROME_DEVTOOLS_MCP = 4415, 5953

@@ -1,4 +1,4 @@
-"""Unit tests of issue 6's pure core, no browser: image-token estimates and fitting (Pillow), the
+"""Unit tests of the vision and debug pure core, no browser: image-token estimates and fitting (Pillow), the
 evaluate-result renderer, and the token ledger."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The issue-4 verification session on the todo app, through the stdio client, with token figures.
+"""A verification session on the todo app through the stdio client, with token figures.
 
 Steps: open the app, add two items, complete one (by the ref the add record returned), verify the
 counter, trigger the empty-input error and verify it. Beside each call's tokens it prints what the

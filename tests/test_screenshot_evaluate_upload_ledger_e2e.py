@@ -1,7 +1,7 @@
-"""End-to-end tests of issue 6's tools through the real MCP stdio client and a real Chromium:
-screenshots sized to an image-token budget (HiDPI, 20,000-px pages), bounded evaluate (cycles, DOM
-nodes, 10 MB strings, thrown errors, a CSP page), uploads restricted to allowed roots, resize, and the
-session ledger adding up with the calls made."""
+"""End-to-end tests of the screenshot, evaluate, upload, resize and ledger tools through the real
+MCP stdio client and a real Chromium: screenshots sized to an image-token budget (HiDPI, 20,000-px
+pages), bounded evaluate (cycles, DOM nodes, 10 MB strings, thrown errors, a CSP page), uploads
+restricted to allowed roots, resize, and the session ledger adding up with the calls made."""
 
 from __future__ import annotations
 
