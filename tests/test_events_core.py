@@ -68,19 +68,19 @@ def test_redact_headers_and_remember_parts():
     found: list[str] = []
     out = redact_headers({"Authorization": "Bearer SECRET_C", "Cookie": "sid=SECRET_A; theme=dark",
                           "Content-Type": "application/json", "Referer": "http://h/p?token=SECRET_X&a=1"}, found)
-    assert out["Authorization"] == placeholder("Bearer SECRET_C") == "[redacted 15 chars]"
-    assert out["Cookie"].startswith("[redacted ")
+    assert out["Authorization"] == placeholder("Bearer SECRET_C") == "[redacted]"
+    assert out["Cookie"] == "[redacted]"
     assert out["Content-Type"] == "application/json"
-    assert out["Referer"] == "http://h/p?token=[redacted 8 chars]&a=1"
+    assert out["Referer"] == "http://h/p?token=[redacted]&a=1"
     assert {"SECRET_C", "SECRET_A", "SECRET_X", "Bearer SECRET_C"} <= set(found)
 
 
 def test_redact_url_userinfo_and_query():
     found: list[str] = []
     assert redact_url("https://ann:hunter22@example.com/x?q=1", found) == \
-        "https://ann:[redacted 8 chars]@example.com/x?q=1"
+        "https://ann:[redacted]@example.com/x?q=1"
     assert redact_url("http://h/api?page=1&access_token=abc%2Fdef", found) == \
-        "http://h/api?page=1&access_token=[redacted 7 chars]"
+        "http://h/api?page=1&access_token=[redacted]"
     assert "hunter22" in found and "abc/def" in found and "abc%2Fdef" in found
     assert redact_url("not a url?token=x") == "not a url?token=x"
 
@@ -91,12 +91,12 @@ def test_redact_json_and_form_bodies():
                        "items": [{"token": 12345678}]}})
     out = redact_body(body, "application/json", found)
     parsed = json.loads(out)
-    assert parsed["user"] == "ann" and parsed["password"] == "[redacted 8 chars]"
-    assert parsed["nested"]["client_secret"] == "[redacted 7 chars]"
-    assert parsed["nested"]["items"][0]["token"] == "[redacted 8 chars]"
+    assert parsed["user"] == "ann" and parsed["password"] == "[redacted]"
+    assert parsed["nested"]["client_secret"] == "[redacted]"
+    assert parsed["nested"]["items"][0]["token"] == "[redacted]"
     assert {"SECRET_E", "s3cr3t!", "12345678"} <= set(found)
     assert redact_body("user=ann&password=SECRET_E", "application/x-www-form-urlencoded") == \
-        "user=ann&password=[redacted 8 chars]"
+        "user=ann&password=[redacted]"
     # Broken JSON still loses its secret fields.
     assert "SECRET_E" not in redact_body('{"password": "SECRET_E", "x": ', "application/json")
     # Nothing secret: the text is kept byte for byte.
@@ -105,13 +105,13 @@ def test_redact_json_and_form_bodies():
 
 def test_redactor_scrubs_by_value_everywhere():
     r = Redactor(True)
-    assert r.header("Authorization", "Bearer SECRET_C") == "[redacted 15 chars]"
+    assert r.header("Authorization", "Bearer SECRET_C") == "[redacted]"
     r.url("http://h/api?access_token=SECRET_B")
     r.body('{"password":"a b/c"}', "application/json")
     text = "console: SECRET_C and SECRET_B; encoded a%20b%2Fc; json \"a b/c\""
     out = r.scrub(text)
     assert "SECRET_" not in out and "a b/c" not in out and "a%20b%2Fc" not in out
-    assert "[redacted 8 chars]" in out
+    assert "[redacted]" in out
     r.remember("abc")  # too short to scrub everywhere
     assert r.scrub("abc") == "abc"
 

@@ -16,7 +16,7 @@ import tests.support.event_routes  # noqa: F401 - registers the dynamic routes
 from browser_ctx.core.tokens import count_tokens
 from tests.support.client import mcp_session, result_text, result_tokens
 
-pytestmark = pytest.mark.anyio
+pytestmark = [pytest.mark.anyio, pytest.mark.e2e]
 
 
 class Client:
@@ -75,10 +75,10 @@ async def test_no_secret_in_any_output_of_any_tool(site):
         await c.ok("browser_snapshot")
         await c.ok("browser_text")
         console = await c.ok("browser_console_messages", level="debug")
-        assert "cookie is [redacted 12 chars]" in console or "cookie is sid=[redacted 8 chars]" in console
-        assert "retrying with key [redacted 8 chars] and token [redacted 8 chars]" in console
+        assert "cookie is [redacted]" in console or "cookie is sid=[redacted]" in console
+        assert "retrying with key [redacted] and token [redacted]" in console
         listing = await c.ok("browser_network_requests", static=True, all=True)
-        assert "access_token=[redacted 8 chars]" in listing
+        assert "access_token=[redacted]" in listing
         rows = {int(ln.split()[0].split("…")[0][1:]): ln for ln in listing.splitlines() if ln.startswith("#")}
         indexes = list(rows)
         assert len(indexes) >= 3
@@ -87,17 +87,17 @@ async def test_no_secret_in_any_output_of_any_tool(site):
             seen += await c.ok("browser_network_request", index=index)
             for part in ("request-headers", "request-body", "response-headers", "response-body"):
                 seen += await c.ok("browser_network_request", index=index, part=part)
-        assert "Authorization: [redacted 15 chars]" in seen
-        assert "X-Api-Key: [redacted 8 chars]" in seen
-        assert "Set-Cookie: [redacted" in seen
-        assert '"password":"[redacted 8 chars]"' in seen
+        assert "Authorization: [redacted]" in seen
+        assert "X-Api-Key: [redacted]" in seen
+        assert "Set-Cookie: [redacted]" in seen
+        assert '"password":"[redacted]"' in seen
         echo = next(i for i, ln in rows.items() if "/events/api/echo" in ln)
         selected = await c.ok("browser_network_request", index=echo, select="$.authorization")
-        assert selected == '"[redacted 15 chars]"' or selected == '"Bearer [redacted 8 chars]"'
+        assert selected == '"[redacted]"' or selected == '"Bearer [redacted]"'
         # The page reads its own cookie: evaluation output is scrubbed too.
         result = await c.call("browser_evaluate", function="() => document.cookie + ' ' + document.body.innerHTML")
         if not result.is_error:
-            assert "[redacted 8 chars]" in result_text(result)
+            assert "[redacted]" in result_text(result)
         # Reading on with offset must not leak either.
         doc = next(i for i, ln in rows.items() if "secrets.html" in ln)
         first = await c.call("browser_network_request", index=doc, part="response-body", maxTokens=200)
@@ -143,7 +143,7 @@ async def test_secret_in_a_page_url_is_scrubbed_from_every_part_of_the_result(si
         c = Client(s)
         await c.ok("browser_network_requests")
         await c.ok("browser_navigate", url=f"{site}/events/cyclic.html?access_token=SECRET_Q")
-        assert "access_token=[redacted 8 chars]" in await c.ok("browser_network_requests")
+        assert "access_token=[redacted]" in await c.ok("browser_network_requests")
         assert "SECRET_Q" not in await c.ok("browser_text")
 
 

@@ -1,37 +1,56 @@
-"""Secret redaction: by name where secrets are captured, by value everywhere after.
+"""Secret redaction: by name where secrets are captured, by shape in any text, by value everywhere after.
 
-Two layers:
+Three layers:
 
-1. **By name**, at capture time: request/response headers (:data:`SECRET_HEADERS` and any
-   header whose name contains ``token``, ``secret``, ``session`` or ``auth``), query
-   parameters and JSON / form body fields named like a secret (:func:`is_secret_name`),
-   and the password of ``user:pass@`` URLs. A redacted value is shown as
-   ``[redacted N chars]`` (N = characters of the value).
-2. **By value**, at output time: every value redacted by name is remembered for the session
-   (:meth:`Redactor.remember`) and :meth:`Redactor.scrub` replaces it in *every* later output of
-   every tool (console text, response bodies, page text, script source), so a secret seen in
-   two places leaks from neither. The server pipeline scrubs every result.
+1. **By name**, at capture time: request/response headers (:data:`SECRET_HEADERS` and any header
+   whose name contains ``token``, ``secret``, ``session``, ``auth``, ``key``, ``password``,
+   ``credential``, ``signature`` or ``cookie``: :func:`is_secret_header`), query and fragment
+   parameters (``#access_token=…``, ``?code=…``: :func:`is_secret_param`), JSON fields at any depth
+   and form / multipart fields named like a secret (:func:`is_secret_name`), GraphQL variables passed
+   to a secret-named argument, named SSE events and socket.io events (``42["auth",{…}]``).
+2. **By shape**, in any text (:func:`redact_text`): JSON Web Tokens anywhere (a path segment
+   included), ``Bearer …`` / ``Basic …`` credentials, the password of ``scheme://user:pass@host``
+   (``postgres://admin:…@db.internal`` in an error message), every URL's secret parameters, and the
+   value in a credential position: after a secret name and ``=`` (``token=…``), after a secret name
+   and ``:`` when quoted (``"apiKey": "…"``, ``password: "…"`` in a console object or a GraphQL
+   argument), or unquoted when it looks random (:func:`looks_random`).
+3. **By value**, at output time: every value redacted by the layers above is remembered for the
+   session (:meth:`Redactor.remember`) and :meth:`Redactor.scrub` replaces it in *every* later output
+   of every tool (console text, response bodies, page text, script source, errors), so a secret seen
+   in two places leaks from neither. :meth:`Redactor.scrub` applies layer 2 too; the server pipeline
+   passes every result through it once.
 
-Values shorter than :data:`MIN_SECRET_CHARS` characters are redacted by name but not
+A redacted value is shown as :data:`MARKER` (``[redacted]``), which says nothing of its length.
+Values shorter than :data:`MIN_SECRET_CHARS` characters are redacted where they are found but not
 remembered (scrubbing ``"1"`` or ``"yes"`` everywhere would wreck all output).
 
-The module functions are pure and never remember anything; the :class:`Redactor` methods of the
-same names redact *and* remember, and do nothing when redaction is off (``--no-redact``).
+The module functions are pure and never remember anything (each takes an optional ``found`` list to
+which it appends the secret values it redacted); the :class:`Redactor` methods of the same names
+redact *and* remember, and do nothing when redaction is off (``--no-redact``).
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
 import json
+import math
 import re
+from collections import Counter
 from collections.abc import Callable, Iterable
 from typing import Any
-from urllib.parse import parse_qsl, quote, quote_plus, unquote, unquote_plus, urlsplit, urlunsplit
+from urllib.parse import quote, quote_plus, unquote, unquote_plus, urlsplit, urlunsplit
+
+from . import multipart
 
 __all__ = [
     "Redactor",
+    "MARKER",
     "placeholder",
     "is_secret_header",
     "is_secret_name",
+    "is_secret_param",
+    "looks_random",
     "SECRET_HEADERS",
     "MIN_SECRET_CHARS",
     "redact_header_value",
@@ -40,28 +59,69 @@ __all__ = [
     "redact_query",
     "redact_form",
     "redact_json",
+    "redact_text",
     "redact_body",
+    "redact_frame",
+    "redact_event",
 ]
 
-#: Values shorter than this are redacted by name but not scrubbed by value.
+#: What a redacted value is replaced with. It never reveals the value's length.
+MARKER = "[redacted]"
+
+#: Values shorter than this (characters) are redacted where found but not scrubbed by value.
 MIN_SECRET_CHARS = 4
 
 #: Header names (lower case) whose values are always redacted.
 SECRET_HEADERS = frozenset({"authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key"})
-_HEADER_WORDS = ("token", "secret", "session", "auth")
+#: A header is secret when its lower-case name contains one of these (``apikey``, ``X-Goog-Api-Key``,
+#: ``Ocp-Apim-Subscription-Key``, ``X-Auth-Token``, ``X-Session-Id``, …).
+_HEADER_WORDS = ("token", "secret", "session", "auth", "key", "password", "credential", "signature", "cookie")
+#: Headers whose names match :data:`_HEADER_WORDS` but carry no secret (a WebSocket handshake nonce).
+_HEADER_NOT_SECRET = frozenset({"sec-websocket-key", "sec-websocket-accept"})
 
-#: Field / parameter names (lower case, ``-`` and ``_`` removed) redacted wherever they appear in them.
+#: Field / parameter names (lower case, ``-``/``_``/``.``/spaces removed) redacted wherever these occur in them.
 _NAME_WORDS = ("password", "passwd", "passphrase", "token", "secret", "apikey", "session", "sessid", "credential",
-               "privatekey", "signature")
+               "privatekey", "signature", "accesskey", "subscriptionkey", "clientkey", "masterkey", "authkey",
+               "licensekey", "signingkey", "encryptionkey", "bearer")
 #: Names redacted only when they are the whole name (normalised).
-_NAME_EXACT = frozenset({"pwd", "pass", "sid", "auth", "authorization", "cookie", "key", "sig", "jwt", "otp"})
+_NAME_EXACT = frozenset({"pwd", "pass", "sid", "auth", "authorization", "cookie", "key", "sig", "jwt", "otp",
+                         "pin", "cvv", "cvc"})
+#: Names that contain a secret word but hold no secret: counts of (LLM) tokens and OAuth metadata.
+_NAME_NOT_SECRET = frozenset({"tokentype", "tokenendpoint", "tokenurl", "tokenuri", "tokencount", "tokenlimit",
+                              "tokenbudget", "tokenizer", "tokenexpiry", "tokenexpiresat"})
+#: URL parameters (query or fragment) that are secrets in URLs only: the OAuth authorisation code and
+#: its kin (``code`` in a JSON body is usually a country or an error code, so it is not a field name).
+_PARAM_EXACT = frozenset({"code", "ticket", "oauthverifier", "samlresponse", "samlrequest", "assertion"})
 
-_USERINFO = re.compile(r"^([a-zA-Z][a-zA-Z0-9+.-]*://)([^/@?#\s]*):([^/@?#\s]*)@")
+_SCHEME = r"[a-zA-Z][a-zA-Z0-9+.-]{0,30}://"
+# scheme://user:password@host: the password runs to the LAST "@" before the path (it may contain "@").
+_USERINFO = re.compile(rf"^({_SCHEME})([^/?#\s@:]*):([^/?#\s]*)@")
+# A URL inside text: up to white space, a quote, a bracket, a backslash (JSON escapes) or a comma.
+_URL_IN_TEXT = re.compile(rf"(?<![\w+.-]){_SCHEME}[^\s\"'<>\\`()\[\]{{}}|^,]+")
+# A JSON Web Token (JWS or JWE): base64url segments, the first one a JSON header ("eyJ" = '{"').
+_JWT = re.compile(r"(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{4,}(?:\.[A-Za-z0-9_-]*){0,3}")
+# "Bearer <token>", "Basic <base64 of user:pass>" (an Authorization value inside any text).
+_AUTH_SCHEME = re.compile(r"(?i)\b(bearer|basic)(\s+)([A-Za-z0-9\-._~+/]+=*)")
+# name <op> value, the name not part of a longer dotted identifier or path, and op "=" or ":"
+# (not "==", "=>", ":=", "::"). The value is quoted (either quote) or a run of token characters.
+_NAME_VALUE = re.compile(
+    r"""(?<![\w.$/\\])(?P<q>["']?)(?P<name>[A-Za-z_][\w-]{0,63})(?P=q)\s{0,3}"""
+    r"""(?P<op>(?<![=!<>:])=(?![=>])|:(?![:=/]))\s{0,3}"""
+    r"""(?:"(?P<dq>(?:[^"\\\n]|\\.){1,4096})"|'(?P<sq>(?:[^'\\\n]|\\.){1,4096})'|(?P<bare>[^\s"'&,;)\]}<>(\\=\[{]{1,4096}={0,2}))""")
+#: Secret names too generic for a bare ``name=value`` in free text (``key=Enter``): there the value
+#: must also look random (:func:`looks_random`).
+_GENERIC_NAMES = frozenset({"key", "pass", "pin", "sig", "sid", "auth"})
+_BARE_LITERALS = frozenset({"null", "undefined", "true", "false", "none", "nil", "this", "new", "function"})
+# GraphQL: an argument or input field given a variable ("password: $pw").
+_GRAPHQL_VAR_ARG = re.compile(r"(?<![\w$])([A-Za-z_]\w{0,63})\s*:\s*\$([A-Za-z_]\w{0,63})")
+# socket.io over engine.io: packet type digits, an optional "/namespace,", an optional ack id, then JSON.
+_SOCKET_IO = re.compile(r"^(\d{1,3})(/[^,\[{]{0,200},)?(\d{0,12})(?=[\[{])")
 
 
-def placeholder(value: str) -> str:
-    """Return ``[redacted N chars]`` for ``value`` (N = its length in characters)."""
-    return f"[redacted {len(value)} chars]"
+def placeholder(value: str = "") -> str:
+    """The marker shown in place of a redacted ``value``: always :data:`MARKER` (``[redacted]``),
+    whatever the value, so its length is not revealed."""
+    return MARKER
 
 
 def _norm(name: str) -> str:
@@ -69,21 +129,58 @@ def _norm(name: str) -> str:
 
 
 def is_secret_name(name: str) -> bool:
-    """Whether a query parameter or body field called ``name`` holds a secret.
+    """Whether a body field, query parameter or name in text called ``name`` holds a secret.
 
-    Matches (case-insensitive, ignoring ``-``/``_``/``.``) names containing password, passwd, token,
-    secret, api_key, session, credential, … (so ``access_token``, ``client_secret``, ``sessionId``),
-    and the exact names pwd, pass, sid, auth, key, sig, jwt, otp.
+    Matches (case-insensitive, ignoring ``-``/``_``/``.``/spaces) names containing password, passwd,
+    token, secret, api_key, session, credential, signature, access_key, subscription_key, … (so
+    ``access_token``, ``id_token``, ``client_secret``, ``sessionId``, ``apiKey``), and the exact names
+    pwd, pass, sid, auth, authorization, cookie, key, sig, jwt, otp, pin, cvv, cvc. Not secret: names
+    ending in ``tokens`` (``maxTokens``, ``sessionTokens``: counts) and OAuth metadata such as
+    ``token_type`` and ``token_endpoint``.
     """
     n = _norm(name)
-    return bool(n) and (n in _NAME_EXACT or any(w in n for w in _NAME_WORDS))
+    if not n or n in _NAME_NOT_SECRET or n.endswith("tokens"):
+        return False
+    return n in _NAME_EXACT or any(w in n for w in _NAME_WORDS)
+
+
+def is_secret_param(name: str) -> bool:
+    """Whether URL parameter ``name`` (query or fragment) holds a secret: :func:`is_secret_name`, or
+    ``code`` (an OAuth authorisation code), ``ticket``, ``oauth_verifier``, ``SAMLResponse``,
+    ``assertion``."""
+    return is_secret_name(name) or _norm(name) in _PARAM_EXACT
 
 
 def is_secret_header(name: str) -> bool:
-    """Whether header ``name`` holds a secret: :data:`SECRET_HEADERS`, or a name containing
-    token, secret, session or auth (case-insensitive)."""
+    """Whether header ``name`` holds a secret: :data:`SECRET_HEADERS`, or a name containing token,
+    secret, session, auth, key, password, credential, signature or cookie (case-insensitive), except
+    the WebSocket handshake's ``Sec-WebSocket-Key``/``-Accept`` (a public nonce)."""
     low = name.lower().strip()
+    if low in _HEADER_NOT_SECRET:
+        return False
     return low in SECRET_HEADERS or any(w in low for w in _HEADER_WORDS)
+
+
+def looks_random(value: str) -> bool:
+    """Whether ``value`` looks like a generated credential rather than a word: at least 12 token
+    characters (letters, digits, ``-_.+/=~``) with both letters and digits, and at least 3 bits of
+    entropy per character.
+
+    Used for unquoted values after a secret name and ``:`` in text (``apiKey: 9fX2…``), where words
+    (``Password: required-field``) must stay.
+    """
+    if len(value) < 12 or not re.fullmatch(r"[A-Za-z0-9\-_.+/=~]+", value):
+        return False
+    if not (any(c.isdigit() for c in value) and any(c.isalpha() for c in value)):
+        return False
+    counts = Counter(value)
+    entropy = -sum(n / len(value) * math.log2(n / len(value)) for n in counts.values())
+    return entropy >= 3.0
+
+
+def _note(found: list[str] | None, *values: str) -> None:
+    if found is not None:
+        found.extend(v for v in values if v)
 
 
 def _secret_parts(name: str, value: str) -> list[str]:
@@ -109,17 +206,17 @@ def _secret_parts(name: str, value: str) -> list[str]:
 def redact_header_value(name: str, value: str, found: list[str] | None = None) -> str:
     """Return the value to show for header ``name``.
 
-    Secret headers become ``[redacted N chars]``; URL-valued headers (``Referer``, ``Location``,
-    …) have their query secrets and userinfo passwords redacted (:func:`redact_url`); others are
-    returned unchanged. Secret values found are appended to ``found`` when given.
+    Secret headers (:func:`is_secret_header`) become :data:`MARKER`; URL-valued headers
+    (``Referer``, ``Location``, ``Content-Location``, relative ones included) go through
+    :func:`redact_url`; every other value through :func:`redact_text` (a JWT or ``Bearer …`` in a
+    custom header). Secret values found are appended to ``found`` when given.
     """
     if is_secret_header(name):
-        if found is not None:
-            found.extend(_secret_parts(name, value))
-        return placeholder(value)
-    if "://" in value or name.lower() in ("location", "referer", "content-location"):
+        _note(found, *_secret_parts(name, value))
+        return MARKER
+    if name.lower() in ("location", "referer", "content-location"):
         return redact_url(value, found)
-    return value
+    return redact_text(value, found)
 
 
 def redact_headers(headers: dict[str, Any] | Iterable[tuple[str, Any]],
@@ -129,79 +226,258 @@ def redact_headers(headers: dict[str, Any] | Iterable[tuple[str, Any]],
     return {str(k): redact_header_value(str(k), str(v), found) for k, v in items}
 
 
-def redact_query(query: str, found: list[str] | None = None) -> str:
-    """Redact secret-named parameters of a query string (without ``?``), keeping its layout.
-
-    ``a=1&access_token=abc`` → ``a=1&access_token=[redacted 3 chars]`` (N counts the decoded value).
-    """
-    if not query:
-        return query
+def _redact_params(query: str, found: list[str] | None, is_secret: Callable[[str], bool]) -> str:
     out = []
     for piece in query.split("&"):
         if "=" in piece:
             k, v = piece.split("=", 1)
-            if is_secret_name(unquote_plus(k)) and v:
+            if v and v != MARKER and is_secret(unquote_plus(k)):
+                _note(found, unquote_plus(v), v)
+                piece = f"{k}={MARKER}"
+            elif v:
                 decoded = unquote_plus(v)
-                if found is not None:
-                    found.extend({decoded, v})
-                piece = f"{k}={placeholder(decoded)}"
+                cleaned = redact_text(decoded, found)
+                if cleaned != decoded:  # a JWT, "Bearer …" or '"password":"…"' inside the value
+                    piece = f"{k}={quote(cleaned, safe='[]{}:,/ ')}"
         out.append(piece)
     return "&".join(out)
 
 
-def redact_url(url: str, found: list[str] | None = None) -> str:
-    """Redact the ``user:pass@`` password and secret-named query parameters of ``url``.
+def redact_query(query: str, found: list[str] | None = None) -> str:
+    """Redact secret-named parameters of a query string (without ``?``), keeping its layout.
 
-    ``url`` is one URL; anything without ``://`` is returned unchanged. Secret values found are
-    appended to ``found`` when given.
+    ``a=1&access_token=abc`` → ``a=1&access_token=[redacted]``. Parameters are secret by
+    :func:`is_secret_param` (``code`` included); other values lose secrets found by shape
+    (:func:`redact_text`: a JWT, or JSON with a ``password`` field in a GraphQL ``variables=``).
     """
-    if not url or "://" not in url:
+    if not query:
+        return query
+    return _redact_params(query, found, is_secret_param)
+
+
+def _redact_fragment(fragment: str, found: list[str] | None) -> str:
+    """A URL fragment with its secret parameters redacted: ``access_token=…&state=x`` (OAuth implicit
+    flow) or a client-side route with a query (``/callback?id_token=…``)."""
+    if "=" not in fragment:
+        return fragment
+    route, sep, query = fragment.rpartition("?")
+    if sep and "=" not in route:
+        return route + "?" + _redact_params(query, found, is_secret_param)
+    return _redact_params(fragment, found, is_secret_param)
+
+
+def _redact_jwts(text: str, found: list[str] | None) -> str:
+    def one(m: re.Match[str]) -> str:
+        _note(found, m.group(0))
+        return MARKER
+    return _JWT.sub(one, text)
+
+
+def redact_url(url: str, found: list[str] | None = None) -> str:
+    """Redact the secrets of one URL.
+
+    The ``user:pass@`` password; secret query parameters (:func:`redact_query`, ``?code=`` and
+    ``?refresh_token=`` included); secret fragment parameters (``#access_token=…``, ``#id_token=…``,
+    ``#/cb?token=…``); and JSON Web Tokens anywhere in it (a JWT-shaped path segment). ``url`` is an
+    absolute URL or a path starting with ``/``; anything else is returned unchanged. Secret values
+    found are appended to ``found`` when given.
+    """
+    if not url or ("://" not in url and not url.startswith("/")):
         return url
     m = _USERINFO.match(url)
-    if m and m.group(3):
+    if m and m.group(3) and m.group(3) != MARKER:
         password = m.group(3)
-        if found is not None:
-            found.extend({password, unquote(password)})
-        url = f"{m.group(1)}{m.group(2)}:{placeholder(unquote(password))}@{url[m.end():]}"
-    if "?" not in url:
+        _note(found, password, unquote(password))
+        url = f"{m.group(1)}{m.group(2)}:{MARKER}@{url[m.end():]}"
+    url = _redact_jwts(url, found)
+    if "?" not in url and "#" not in url:
         return url
     try:
         parts = urlsplit(url)
     except ValueError:
         return url
     query = redact_query(parts.query, found)
-    if query == parts.query:
+    fragment = _redact_fragment(parts.fragment, found)
+    if query == parts.query and fragment == parts.fragment:
         return url
-    return urlunsplit(parts._replace(query=query))
+    return urlunsplit(parts._replace(query=query, fragment=fragment))
 
 
 def redact_form(body: str, found: list[str] | None = None) -> str:
-    """Redact secret-named fields of an ``application/x-www-form-urlencoded`` body."""
+    """Redact secret-named fields of an ``application/x-www-form-urlencoded`` body
+    (as :func:`redact_query`)."""
     return redact_query(body, found)
 
 
-def _walk(value: Any, found: list[str] | None, secret: bool = False) -> Any:
-    if secret:
-        text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
-        if value is None or value == "":
-            return value
-        if found is not None:
-            found.append(text)
-        return placeholder(text)
+def _is_basic_credential(token: str) -> bool:
+    """Whether ``token`` is base64 of ``user:password`` (what follows ``Basic``)."""
+    try:
+        decoded = base64.b64decode(token + "=" * (-len(token) % 4), validate=True).decode("utf-8")
+    except (binascii.Error, ValueError):
+        return False
+    return ":" in decoded and decoded.isprintable()
+
+
+def _auth_scheme(m: re.Match[str], found: list[str] | None) -> str:
+    scheme, space, token = m.group(1), m.group(2), m.group(3)
+    if len(token) < 8:
+        return m.group(0)
+    if scheme.lower() == "basic":
+        if not _is_basic_credential(token):
+            return m.group(0)
+    elif not (any(c.isdigit() or c in "-._~+/=" for c in token) or looks_random(token)):
+        return m.group(0)  # "Bearer authentication": a word, not a token
+    _note(found, token)
+    return f"{scheme}{space}{MARKER}"
+
+
+def _name_value(m: re.Match[str], found: list[str] | None) -> str | None:
+    """The replacement for one ``name <op> value`` match, or ``None`` when the value stays (then the
+    scan goes on right after the name, so a bare value such as ``password`` in
+    ``failed: password=…`` is looked at as a name too)."""
+    name = m.group("name")
+    quoted = m.group("dq") if m.group("dq") is not None else m.group("sq")
+    value = quoted if quoted is not None else m.group("bare") or ""
+    if not value or value.startswith(MARKER):
+        return None
+    whole = m.group(0)
+    start = m.start("dq" if m.group("dq") is not None else "sq" if quoted is not None else "bare") - m.start()
+    if quoted is not None and not is_secret_name(name):
+        # Not a secret itself, but a quoted value may hold one ({msg: "retry with token=…"}).
+        inner = redact_text(value, found)
+        return whole[:start] + inner + whole[start + len(value):]
+    if quoted is None:
+        if value.lower() in _BARE_LITERALS or value.startswith("$") or _looks_like_code(m):
+            return None
+        if m.group("op") == "=" and _norm(name) not in _GENERIC_NAMES:
+            if not is_secret_name(name):
+                return None
+        elif not ((is_secret_name(name) or is_secret_header(name)) and looks_random(value)):
+            return None
+    _note(found, value)
+    return whole[:start] + MARKER + whole[start + len(value):]
+
+
+def _looks_like_code(m: re.Match[str]) -> bool:
+    """Whether a bare ``name = value`` match is a line of script rather than data: spaces around
+    ``=`` (``token = getToken()``), a call or index after the value, or a dotted path as the value
+    (``t.token=e.token``). Script source (response bodies, page scripts) keeps its assignments."""
+    whole = m.group(0)
+    value = m.group("bare")
+    after = m.string[m.end():m.end() + 1]
+    if m.group("op") == "=" and (whole[m.end("name") - m.start()].isspace() or whole[-len(value) - 1].isspace()):
+        return True
+    return after in ("(", "[", ".") or re.fullmatch(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+", value) is not None
+
+
+def _redact_name_values(text: str, found: list[str] | None) -> str:
+    out: list[str] = []
+    pos = 0
+    while True:
+        m = _NAME_VALUE.search(text, pos)
+        if m is None:
+            break
+        replacement = _name_value(m, found)
+        if replacement is None:
+            out.append(text[pos:m.end("name")])
+            pos = m.end("name")
+        else:
+            out.append(text[pos:m.start()] + replacement)
+            pos = m.end()
+    out.append(text[pos:])
+    return "".join(out)
+
+
+def redact_text(text: str, found: list[str] | None = None) -> str:
+    """Redact secrets recognised by their shape or position in any text (layer 2 of the module).
+
+    In order: every URL in the text (:func:`redact_url`: ``user:pass@`` passwords such as
+    ``postgres://admin:…@db.internal``, query and fragment secrets); JSON
+    Web Tokens anywhere; ``Bearer <token>`` and ``Basic <base64 user:pass>``; and a value in a
+    credential position after a secret name (:func:`is_secret_name`):
+
+    - ``name=value`` (``token=abc``, ``password=hunter2``): any value but a literal (``null``, …) or
+      script (``token = getToken()``, ``t.token=e.token``: see :func:`_looks_like_code`);
+      for the generic names key, pass, pin, sig, sid and auth (``key=Enter``) only a random-looking one;
+    - ``name: "value"``, ``"name": "value"``, ``name="value"`` (JSON, console object previews,
+      GraphQL inline arguments ``login(password: "…")``): any quoted value;
+    - ``name: value`` unquoted (``X-Goog-Api-Key: AIza…``): only a value that :func:`looks_random`.
+
+    The value becomes :data:`MARKER`; secret values found are appended to ``found``. Already
+    redacted text is left as it is, so the function can be applied twice.
+    """
+    if not text:
+        return text
+    if "://" in text:
+        text = _URL_IN_TEXT.sub(lambda m: redact_url(m.group(0), found), text)
+    if "eyJ" in text:
+        text = _redact_jwts(text, found)
+    text = _AUTH_SCHEME.sub(lambda m: _auth_scheme(m, found), text)
+    if "=" in text or ":" in text:
+        text = _redact_name_values(text, found)
+    return text
+
+
+def _graphql_secret_variables(query: str) -> set[str]:
+    """Names of the variables a GraphQL document passes to secret-named arguments or input fields
+    (``login(password: $pw)`` → ``{"pw"}``)."""
+    return {var for arg, var in _GRAPHQL_VAR_ARG.findall(query) if is_secret_name(arg)}
+
+
+def _leaves(value: Any) -> Iterable[str]:
+    """The scalar values inside a JSON value, as text (what to remember of a hidden container)."""
     if isinstance(value, dict):
-        return {k: _walk(v, found, is_secret_name(str(k))) for k, v in value.items()}
+        for v in value.values():
+            yield from _leaves(v)
+    elif isinstance(value, list):
+        for v in value:
+            yield from _leaves(v)
+    elif value is not None and not isinstance(value, bool):
+        yield str(value)
+
+
+def _hide(value: Any, found: list[str] | None) -> Any:
+    """A secret field's value: :data:`MARKER`, whatever its type (``None`` and ``""`` stay). Its
+    text, and every scalar inside it when it is an object or array, go to ``found``."""
+    if value is None or value == "":
+        return value
+    if isinstance(value, str):
+        _note(found, value)
+    else:
+        _note(found, json.dumps(value, ensure_ascii=False), *_leaves(value))
+    return MARKER
+
+
+def _walk(value: Any, found: list[str] | None) -> Any:
+    if isinstance(value, dict):
+        secret_vars: set[str] = set()
+        query = value.get("query")
+        if isinstance(query, str) and isinstance(value.get("variables"), dict):
+            secret_vars = _graphql_secret_variables(query)
+        out = {}
+        for k, v in value.items():
+            if is_secret_name(str(k)):
+                out[k] = _hide(v, found)
+            elif k == "variables" and secret_vars and isinstance(v, dict):
+                out[k] = {vk: _hide(vv, found) if vk in secret_vars else _walk(vv, found) for vk, vv in v.items()}
+            else:
+                out[k] = _walk(v, found)
+        return out
     if isinstance(value, list):
         return [_walk(v, found) for v in value]
-    if isinstance(value, str) and "://" in value:
-        return redact_url(value, found)
+    if isinstance(value, str):
+        return redact_text(value, found)
     return value
 
 
 def redact_json(value: Any, found: list[str] | None = None) -> Any:
-    """Return a copy of a parsed JSON value with secret-named fields (at any depth) redacted.
+    """Return a copy of a parsed JSON value with its secrets redacted.
 
-    A secret field's value, whatever its type, becomes the string ``[redacted N chars]`` (N counts
-    its JSON text when it is not a string); URL strings go through :func:`redact_url`.
+    Secret-named fields at any depth (:func:`is_secret_name`; inside arrays too) become
+    :data:`MARKER` whatever their type; in a GraphQL request (an object with a ``query`` string and
+    a ``variables`` object) the variables the query passes to secret-named arguments
+    (``login(password: $pw)``) too; every other string goes through :func:`redact_text` (JWTs,
+    ``Bearer …``, URLs, inline GraphQL arguments ``login(password: "…")``).
     """
     return _walk(value, found)
 
@@ -209,17 +485,49 @@ def redact_json(value: Any, found: list[str] | None = None) -> Any:
 _JSON_FIELD = re.compile(r'"([^"\\]{1,64})"\s*:\s*"((?:[^"\\]|\\.)*)"')
 
 
-def redact_body(text: str, mime: str | None = None, found: list[str] | None = None) -> str:
-    """Redact a request or response body by field names.
+def _multipart_field(found: list[str] | None) -> Callable[[str, str, str | None], str]:
+    def field(name: str, value: str, content_type: str | None) -> str:
+        if is_secret_name(name):
+            _note(found, value)
+            return MARKER
+        return redact_body(value, content_type, found)
+    return field
 
-    JSON (by MIME type or shape) is parsed and re-serialised compactly with :func:`redact_json`;
-    form bodies go through :func:`redact_form`. JSON that does not parse is redacted field by field
-    with a pattern (``"password": "…"``). Other bodies are returned unchanged (the value layer still
-    scrubs remembered secrets from them).
+
+def _multipart(text: str, mime: str, found: list[str] | None) -> str:
+    """A multipart body summarised part by part (:func:`browser_ctx.core.multipart.summarise`). A
+    body handed over as base64 (CDP does that for bodies with binary parts) is decoded first."""
+    boundary = multipart.boundary_of(mime)
+    body: bytes | str = text
+    if boundary and boundary not in text:
+        compact = "".join(text.split())
+        try:
+            decoded = base64.b64decode(compact, validate=True)
+        except (binascii.Error, ValueError):
+            decoded = b""
+        if boundary.encode("utf-8", "surrogateescape") in decoded:
+            body = decoded
+    return multipart.summarise(body, mime, _multipart_field(found))
+
+
+def redact_body(text: str, mime: str | None = None, found: list[str] | None = None) -> str:
+    """Redact a request or response body.
+
+    - ``multipart/…`` (by MIME type, which carries the boundary): summarised part by part, credential
+      fields redacted, files shown by name, type and size only, never their bytes or base64
+      (:mod:`browser_ctx.core.multipart`);
+    - JSON (by MIME type or shape): parsed and re-serialised compactly with :func:`redact_json` (kept
+      byte for byte when nothing was secret); JSON that does not parse is redacted field by field
+      with a pattern (``"password": "…"``) and by shape;
+    - form bodies: :func:`redact_form`;
+    - anything else: by shape (:func:`redact_text`).
     """
     if not text:
         return text
-    mime = (mime or "").lower()
+    original_mime = (mime or "").strip()  # the boundary parameter is case-sensitive
+    mime = original_mime.lower()
+    if mime.startswith("multipart/"):
+        return _multipart(text, original_mime, found)
     stripped = text.lstrip()
     if "json" in mime or stripped[:1] in ("{", "["):
         try:
@@ -231,20 +539,55 @@ def redact_body(text: str, mime: str | None = None, found: list[str] | None = No
             redacted = redact_json(parsed, local)
             if not local and redacted == parsed:
                 return text  # nothing secret: keep the original text byte for byte
-            if found is not None:
-                found.extend(local)
+            _note(found, *local)
             return json.dumps(redacted, ensure_ascii=False, separators=(",", ":"))
 
         def field(m: re.Match[str]) -> str:
             if is_secret_name(m.group(1)) and m.group(2):
-                if found is not None:
-                    found.append(m.group(2))
-                return f'"{m.group(1)}":"{placeholder(m.group(2))}"'
+                _note(found, m.group(2))
+                return f'"{m.group(1)}":"{MARKER}"'
             return m.group(0)
-        return _JSON_FIELD.sub(field, text)
+        return redact_text(_JSON_FIELD.sub(field, text), found)
     if "x-www-form-urlencoded" in mime or (not mime and re.fullmatch(r"[^\s=&]+=[^\s&]*(&[^\s=&]+=[^\s&]*)*", text)):
         return redact_form(text, found)
-    return text
+    return redact_text(text, found)
+
+
+def redact_frame(payload: str, found: list[str] | None = None) -> str:
+    """Redact one WebSocket text frame.
+
+    A socket.io packet (``42["auth",{"token":"…"}]``, ``42/chat,7["login","…"]``: engine.io/socket.io
+    type digits, namespace and ack id before JSON) has its JSON redacted; an event whose name is
+    secret (``auth``, ``token``, …) has all its arguments redacted. Plain JSON goes through
+    :func:`redact_json`; anything else through :func:`redact_text`.
+    """
+    if not payload:
+        return payload
+    m = _SOCKET_IO.match(payload)
+    prefix, body = (payload[:m.end()], payload[m.end():]) if m else ("", payload)
+    if body[:1] in ("{", "["):
+        try:
+            parsed = json.loads(body)
+        except ValueError:
+            parsed = None
+        if isinstance(parsed, list) and parsed and isinstance(parsed[0], str) and is_secret_name(parsed[0]):
+            return prefix + json.dumps([parsed[0], *(_hide(a, found) for a in parsed[1:])], ensure_ascii=False,
+                                       separators=(",", ":"))
+        if isinstance(parsed, (dict, list)):
+            return prefix + redact_body(body, "application/json", found)
+    return prefix + redact_text(body, found)
+
+
+def redact_event(event: str | None, data: str, found: list[str] | None = None) -> str:
+    """Redact the data of one server-sent event named ``event`` (``None``/``"message"`` for unnamed).
+
+    An event with a secret name (``token``, ``session``, …) has its whole data redacted; other data is
+    redacted as a body (JSON by shape, else by :func:`redact_text`).
+    """
+    if event and event != "message" and is_secret_name(event) and data:
+        _note(found, data)
+        return MARKER
+    return redact_body(data, None, found)
 
 
 class Redactor:
@@ -252,7 +595,7 @@ class Redactor:
 
     One instance is shared by a whole MCP session: the event capture redacts by name and
     remembers what it redacted; the server pipeline calls :meth:`scrub` on every result.
-    ``enabled=False`` (``--no-redact``) turns both layers off.
+    ``enabled=False`` (``--no-redact``) turns every layer off.
     """
 
     def __init__(self, enabled: bool = True) -> None:
@@ -262,7 +605,7 @@ class Redactor:
 
     @property
     def secrets_count(self) -> int:
-        """How many distinct secret values are remembered."""
+        """How many distinct secret values (and their encoded forms) are remembered."""
         return len(self._secrets)
 
     def remember(self, value: str) -> None:
@@ -271,7 +614,7 @@ class Redactor:
         if not self.enabled or not value:
             return
         value = value.strip()
-        if len(value) < MIN_SECRET_CHARS:
+        if len(value) < MIN_SECRET_CHARS or value == MARKER:
             return
         forms = {value, quote(value, safe=""), quote_plus(value), json.dumps(value, ensure_ascii=False)[1:-1]}
         new = {f for f in forms if len(f) >= MIN_SECRET_CHARS} - self._secrets
@@ -285,18 +628,23 @@ class Redactor:
             self.remember(v)
 
     def scrub(self, text: str) -> str:
-        """Return ``text`` with every remembered secret replaced by ``[redacted N chars]``.
+        """Return ``text`` with secrets replaced by :data:`MARKER`: those recognised by shape or
+        position (:func:`redact_text`, remembered from now on), then every remembered one.
 
-        Longer secrets are replaced first, so a secret containing another is replaced whole.
+        Longer remembered secrets are replaced first, so a secret containing another is replaced
+        whole. Identity when redaction is off.
         """
-        if not self.enabled or not self._secrets or not text:
+        if not self.enabled or not text:
+            return text
+        text = self._run(redact_text, text)
+        if not self._secrets:
             return text
         if self._pattern is None:
             alts = sorted(self._secrets, key=len, reverse=True)
             self._pattern = re.compile("|".join(re.escape(s) for s in alts))
-        return self._pattern.sub(lambda m: placeholder(m.group(0)), text)
+        return self._pattern.sub(MARKER, text)
 
-    # -- redact by name, and remember -------------------------------------------------
+    # -- redact by name or shape, and remember ---------------------------------------------
 
     def _run(self, fn: Callable[..., Any], *args: Any) -> Any:
         if not self.enabled:
@@ -324,6 +672,10 @@ class Redactor:
         """:func:`redact_url`, remembering what was redacted (identity when disabled)."""
         return self._run(redact_url, url)
 
+    def text(self, text: str) -> str:
+        """:func:`redact_text`, remembering what was redacted (identity when disabled)."""
+        return self._run(redact_text, text)
+
     def body(self, text: str, mime: str | None = None) -> str:
         """:func:`redact_body`, remembering what was redacted (identity when disabled)."""
         if not self.enabled:
@@ -336,3 +688,16 @@ class Redactor:
     def json(self, value: Any) -> Any:
         """:func:`redact_json`, remembering what was redacted (identity when disabled)."""
         return self._run(redact_json, value)
+
+    def frame(self, payload: str) -> str:
+        """:func:`redact_frame` for a WebSocket text frame, remembering what was redacted."""
+        return self._run(redact_frame, payload)
+
+    def event(self, event: str | None, data: str) -> str:
+        """:func:`redact_event` for one server-sent event, remembering what was redacted."""
+        if not self.enabled:
+            return data
+        found: list[str] = []
+        result = redact_event(event, data, found)
+        self.remember_all(found)
+        return result
