@@ -1,10 +1,24 @@
-"""Shared fixtures: the local fixtures site and the anyio backend."""
+"""Shared fixtures: the local fixtures site, the anyio backend, and the guard of the ``e2e`` marker.
+
+Tests that launch a browser or a server subprocess are marked ``e2e`` (registered in
+``pyproject.toml``); ``pytest -m "not e2e"`` is the fast loop. The autouse guard below makes the
+marker honest: a test without it that starts Chromium, Playwright's driver or a browser-ctx server
+fails at once with a message that says to mark it.
+"""
 
 from __future__ import annotations
+
+import subprocess
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
 from tests.support.site import FIXTURES, serve_directory
+
+#: Command-line fragments of the processes only ``e2e`` tests may start: Playwright's node driver,
+#: a Chrome/Chromium, and the browser-ctx server (console script or ``python -m browser_ctx``).
+E2E_PROCESS_MARKS = ("run-driver", "chrom", "browser-ctx", "browser_ctx", "-m bench")
 
 
 @pytest.fixture
@@ -13,7 +27,7 @@ def anyio_backend() -> str:
 
 
 @pytest.fixture(scope="session")
-def site() -> str:
+def site() -> Iterator[str]:
     """Base URL (``http://127.0.0.1:PORT``) of the fixtures site; ``localhost:PORT`` is a second origin."""
     with serve_directory(FIXTURES) as port:
         yield f"http://127.0.0.1:{port}"
@@ -23,3 +37,32 @@ def site() -> str:
 def other_origin(site: str) -> str:
     """The same fixtures site on ``localhost``: a different origin from :func:`site`."""
     return site.replace("127.0.0.1", "localhost")
+
+
+class _UnmarkedProcessStart(subprocess.Popen):
+    """``subprocess.Popen`` that refuses to start a browser or server for a test not marked ``e2e``."""
+
+    test_id = ""
+    _child_created = False  # so Popen.__del__ of a refused start has nothing to reap
+
+    def __init__(self, args: Any, *rest: Any, **kwargs: Any) -> None:
+        line = args if isinstance(args, str) else " ".join(str(a) for a in args)
+        if any(mark in line for mark in E2E_PROCESS_MARKS):
+            raise RuntimeError(
+                f"{self.test_id} starts {line[:120]!r} but is not marked e2e; "
+                "add pytestmark = pytest.mark.e2e (or @pytest.mark.e2e) so `pytest -m 'not e2e'` stays fast"
+            )
+        super().__init__(args, *rest, **kwargs)
+
+
+@pytest.fixture(autouse=True)
+def _e2e_marker_is_honest(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Make a test that is not marked ``e2e`` fail if it launches a browser or a server subprocess.
+
+    asyncio (and so Playwright and the mcp stdio client) starts processes through
+    ``subprocess.Popen``, looked up at call time, so replacing it for the test covers them all.
+    """
+    if request.node.get_closest_marker("e2e") is not None:
+        return
+    guard = type("_Guard", (_UnmarkedProcessStart,), {"test_id": request.node.nodeid})
+    monkeypatch.setattr(subprocess, "Popen", guard)

@@ -17,7 +17,7 @@ import pytest
 from tests.support.client import mcp_session, result_text, result_tokens
 from tests.support.site import ROUTES
 
-pytestmark = pytest.mark.anyio
+pytestmark = [pytest.mark.anyio, pytest.mark.e2e]
 
 #: maxTokens every call in these tests is checked against (the server default).
 DEFAULT_CAP = 2000

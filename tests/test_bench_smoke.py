@@ -28,6 +28,7 @@ def _number(value) -> bool:
     return isinstance(value, (int, float)) and not (isinstance(value, float) and math.isnan(value))
 
 
+@pytest.mark.e2e
 @needs_corpus
 def test_bench_smoke_browser_ctx_alone(tmp_path: Path) -> None:
     out = tmp_path / "bench-out"

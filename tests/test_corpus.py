@@ -256,17 +256,20 @@ def corpus_run(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     return {"records": records, "aria": aria, "report": report}
 
 
+@pytest.mark.e2e
 @needs_corpus
 def test_corpus_has_all_pages(corpus_run: dict[str, Any]) -> None:
     assert len(corpus_run["records"]) == len(list_pages(CORPUS)) >= 100
 
 
+@pytest.mark.e2e
 @needs_corpus
 def test_no_tool_errors(corpus_run: dict[str, Any]) -> None:
     failing = {r["name"]: r["errors"] for r in corpus_run["records"] if r["errors"]}
     assert not failing, f"{len(failing)} pages had tool errors: {json.dumps(failing, indent=1)[:4000]}"
 
 
+@pytest.mark.e2e
 @needs_corpus
 def test_every_result_within_default_cap(corpus_run: dict[str, Any]) -> None:
     over = {}
@@ -280,6 +283,7 @@ def test_every_result_within_default_cap(corpus_run: dict[str, Any]) -> None:
     assert not over, f"results over {DEFAULT_CAP} tokens or without truncation metadata: {over}"
 
 
+@pytest.mark.e2e
 @needs_corpus
 def test_snapshot_shows_title(corpus_run: dict[str, Any]) -> None:
     checked = [r for r in corpus_run["records"] if r["title_found"] is not None]
@@ -288,6 +292,7 @@ def test_snapshot_shows_title(corpus_run: dict[str, Any]) -> None:
     assert not missing, f"browser_snapshot lacks the title on {len(missing)}/{len(checked)} pages: {missing}"
 
 
+@pytest.mark.e2e
 @needs_corpus
 def test_text_has_first_sentence_on_90_percent(corpus_run: dict[str, Any]) -> None:
     checked = [r for r in corpus_run["records"] if r["sentence_found"] is not None]
@@ -299,6 +304,7 @@ def test_text_has_first_sentence_on_90_percent(corpus_run: dict[str, Any]) -> No
     )
 
 
+@pytest.mark.e2e
 @needs_corpus
 def test_aria_snapshot_measured(corpus_run: dict[str, Any]) -> None:
     aria = corpus_run["aria"]

@@ -22,7 +22,7 @@ from browser_ctx.server.tools_events import TOOLS
 from browser_ctx.settings import EventSettings, LaunchSettings, Settings
 from tests.support.client import result_text, result_tokens
 
-pytestmark = pytest.mark.anyio
+pytestmark = [pytest.mark.anyio, pytest.mark.e2e]
 
 SPECS = {t.name: t for t in TOOLS}
 SETTINGS = Settings(launch=LaunchSettings(offline_external=True))

@@ -22,7 +22,7 @@ from browser_ctx.browser.launcher import chromium_args, find_executable
 from browser_ctx.settings import LaunchSettings
 from tests.support.site import FIXTURES
 
-pytestmark = pytest.mark.anyio
+pytestmark = [pytest.mark.anyio, pytest.mark.e2e]
 
 
 @pytest.fixture(scope="module")

@@ -24,7 +24,7 @@ import pytest
 from tests.support.client import TEST_SERVER_ARGS, mcp_session, result_text
 from tests.support.site import serve_directory
 
-pytestmark = pytest.mark.anyio
+pytestmark = [pytest.mark.anyio, pytest.mark.e2e]
 
 # -- pages -------------------------------------------------------------------------------------------
 

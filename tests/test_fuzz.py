@@ -33,6 +33,8 @@ from hypothesis import strategies as st
 from tests.support.client import mcp_session, result_text, result_tokens
 from tests.test_faults import fault_site, rss_mb, server_pids  # noqa: F401
 
+pytestmark = pytest.mark.e2e
+
 FUZZ_CALLS = int(os.environ.get("FUZZ_CALLS", "150"))
 #: Hypothesis seed: the same calls on every run unless FUZZ_SEED is set.
 FUZZ_SEED = int(os.environ.get("FUZZ_SEED", "20261129"))

@@ -30,7 +30,7 @@ from browser_ctx.server.http import HttpOptions, check_bind, sdk_idle_timeout
 from tests.support.client import TEST_SERVER_ARGS, result_text
 from tests.test_faults import alive, chromium_below, fault_site, processes_using, profiles_of  # noqa: F401
 
-pytestmark = pytest.mark.anyio
+pytestmark = [pytest.mark.anyio, pytest.mark.e2e]
 
 TOKEN = "s3cret-token-for-tests"
 

@@ -6,7 +6,7 @@ import pytest
 
 from tests.support.client import mcp_session, result_text
 
-pytestmark = pytest.mark.anyio
+pytestmark = [pytest.mark.anyio, pytest.mark.e2e]
 
 
 async def test_verify_and_wait_do_not_reveal_hidden_text_or_passwords(site):

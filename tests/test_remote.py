@@ -28,7 +28,7 @@ from browser_ctx.settings import LaunchSettings
 from tests.support.client import mcp_session, result_text
 from tests.test_faults import fault_site, one_line_error  # noqa: F401
 
-pytestmark = pytest.mark.anyio
+pytestmark = [pytest.mark.anyio, pytest.mark.e2e]
 
 LAUNCH = LaunchSettings(offline_external=True)
 

@@ -7,7 +7,7 @@ from mcp.shared.exceptions import MCPError
 
 from tests.support.client import mcp_session, result_text
 
-pytestmark = pytest.mark.anyio
+pytestmark = [pytest.mark.anyio, pytest.mark.e2e]
 
 
 async def test_cut_capture_is_listed_and_readable(site):

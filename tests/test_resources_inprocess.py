@@ -17,7 +17,7 @@ from browser_ctx.server.pipeline import call_tool
 from browser_ctx.server.resources import PER_TAB, list_resources, read_resource
 from browser_ctx.settings import LaunchSettings, Settings
 
-pytestmark = pytest.mark.anyio
+pytestmark = [pytest.mark.anyio, pytest.mark.e2e]
 
 
 def text_of(result) -> str:

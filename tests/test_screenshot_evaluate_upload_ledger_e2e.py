@@ -17,7 +17,7 @@ from browser_ctx.core.images import MAX_SIDE, estimate_tokens
 from tests.support.client import mcp_session, result_text, result_tokens
 from tests.support.site import FIXTURES, ROUTES
 
-pytestmark = pytest.mark.anyio
+pytestmark = [pytest.mark.anyio, pytest.mark.e2e]
 
 RED = (220, 38, 38)  # #card in fixtures/extra/shot.html
 BLUE_BAND = (29, 78, 216)  # odd bands of fixtures/extra/tall.html

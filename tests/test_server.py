@@ -10,7 +10,7 @@ from browser_ctx import InvalidArgument, SchemeRefused
 from browser_ctx.browser.reading import normalise_url
 from tests.support.client import mcp_session, result_text, result_tokens
 
-pytestmark = pytest.mark.anyio
+pytestmark = [pytest.mark.anyio, pytest.mark.e2e]
 
 
 def closed_port() -> int:

@@ -19,7 +19,7 @@ from browser_ctx.core.tokens import count_tokens
 from browser_ctx.settings import LaunchSettings
 from tests.support.client import mcp_session, result_text, result_tokens
 
-pytestmark = pytest.mark.anyio
+pytestmark = [pytest.mark.anyio, pytest.mark.e2e]
 
 
 async def test_todo_verification_session_tokens(site: str, capsys: Any) -> None:

@@ -22,7 +22,7 @@ from mcp.client.stdio import StdioServerParameters, stdio_client
 from browser_ctx.core.tokens import count_tokens
 from tests.support.client import TEST_SERVER_ARGS
 
-pytestmark = pytest.mark.anyio
+pytestmark = [pytest.mark.anyio, pytest.mark.e2e]
 
 #: The ceiling for the default set.
 DEFAULT_SET_BUDGET = 2000
