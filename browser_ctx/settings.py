@@ -4,10 +4,20 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-__all__ = ["CapSettings", "LaunchSettings", "Timeouts", "EventSettings", "Settings", "OFFLINE_EXTERNAL_RULES"]
+from ._errors import InvalidArgument
+
+__all__ = ["CapSettings", "LaunchSettings", "Timeouts", "EventSettings", "ActionSettings", "DialogPolicy",
+           "DIALOG_TYPES", "Settings", "OFFLINE_EXTERNAL_RULES"]
 
 #: Chromium host-resolver rule that makes every host but localhost/127.0.0.1 resolve to nothing.
 OFFLINE_EXTERNAL_RULES = "MAP * ~NOTFOUND , EXCLUDE localhost, EXCLUDE 127.0.0.1"
+
+
+def _require_positive(owner: str, **values: float) -> None:
+    """Raise ``ValueError`` naming the first of ``values`` that is not above zero."""
+    for name, value in values.items():
+        if not value > 0:
+            raise ValueError(f"{owner}.{name} must be positive (got {value}).")
 
 
 @dataclass(frozen=True)
@@ -33,6 +43,28 @@ class CapSettings:
     captures_per_tab: int = 8
     image_default_tokens: int = 1000
     image_ceiling_tokens: int = 4000
+
+    def __post_init__(self) -> None:
+        """Check the caps are positive and ordered: ``min_tokens <= default_max_tokens <= ceiling_tokens``,
+        ``image_default_tokens <= image_ceiling_tokens``.
+
+        Raises:
+            ValueError: a one-line message naming the field and its CLI flag.
+        """
+        _require_positive("CapSettings", default_max_tokens=self.default_max_tokens,
+                          ceiling_tokens=self.ceiling_tokens, ceiling_chars=self.ceiling_chars,
+                          min_tokens=self.min_tokens, captures_per_tab=self.captures_per_tab,
+                          image_default_tokens=self.image_default_tokens,
+                          image_ceiling_tokens=self.image_ceiling_tokens)
+        if self.default_max_tokens > self.ceiling_tokens:
+            raise ValueError(f"the default maxTokens (--max-tokens {self.default_max_tokens}) exceeds the ceiling "
+                             f"(--max-tokens-ceiling {self.ceiling_tokens}); lower one or raise the other.")
+        if self.min_tokens > self.default_max_tokens:
+            raise ValueError(f"the default maxTokens (--max-tokens {self.default_max_tokens}) is below the least "
+                             f"a call may ask for ({self.min_tokens} tokens); raise it.")
+        if self.image_default_tokens > self.image_ceiling_tokens:
+            raise ValueError(f"the default screenshot budget ({self.image_default_tokens} image tokens) exceeds "
+                             f"the ceiling (--max-image-tokens {self.image_ceiling_tokens}).")
 
 
 @dataclass(frozen=True)
@@ -82,6 +114,17 @@ class LaunchSettings:
     connect_timeout_ms: float = 10_000
     connect_attempts: int = 4
 
+    def __post_init__(self) -> None:
+        """Check sizes and counts are positive.
+
+        Raises:
+            ValueError: a viewport side, the connect timeout or the attempts not above zero.
+        """
+        if self.viewport is not None:
+            _require_positive("LaunchSettings", viewport_width=self.viewport[0], viewport_height=self.viewport[1])
+        _require_positive("LaunchSettings", connect_timeout_ms=self.connect_timeout_ms,
+                          connect_attempts=self.connect_attempts)
+
 
 @dataclass(frozen=True)
 class Timeouts:
@@ -101,6 +144,11 @@ class Timeouts:
     action_ms: float = 5_000
     call_ms: float = 120_000
 
+    def __post_init__(self) -> None:
+        """Raises ``ValueError`` for a timeout not above zero."""
+        _require_positive("Timeouts", navigation_ms=self.navigation_ms, read_ms=self.read_ms,
+                          action_ms=self.action_ms, call_ms=self.call_ms)
+
 
 @dataclass(frozen=True)
 class EventSettings:
@@ -119,6 +167,86 @@ class EventSettings:
     message_chars: int = 300
     redact: bool = True
 
+    def __post_init__(self) -> None:
+        """Raises ``ValueError`` for a buffer size not above zero."""
+        _require_positive("EventSettings", console_entries=self.console_entries,
+                          network_entries=self.network_entries, message_chars=self.message_chars)
+
+
+@dataclass(frozen=True)
+class ActionSettings:
+    """How long an action waits for the page to settle, and what downloads it keeps.
+
+    Attributes:
+        quiet_ms: the network and the DOM must both be quiet this long (ms) for the page to count as
+            settled (500; ``--settle-quiet-ms``).
+        max_ms: settling never takes longer than this (ms, 5,000; ``--settle-max-ms``).
+        stream_ms: with a long-lived connection (EventSource, WebSocket) or polling keeping the network
+            busy, settling stops this long (ms) after the action once the rest is quiet (1,000).
+        download_max_bytes: largest download kept (bytes, 50 MiB); bigger ones are deleted and reported.
+        download_wait_ms: how long (ms) a started download may take to finish after the page settled
+            (15,000); then it is cancelled.
+
+    Downloads are saved in :func:`browser_ctx.files.download_dir`.
+    """
+
+    quiet_ms: float = 500
+    max_ms: float = 5000
+    stream_ms: float = 1000
+    download_max_bytes: int = 50 * 1024 * 1024
+    download_wait_ms: float = 15_000
+
+
+#: The dialog types a :class:`DialogPolicy` answers.
+DIALOG_TYPES = ("alert", "beforeunload", "confirm", "prompt")
+
+
+@dataclass(frozen=True)
+class DialogPolicy:
+    """Whether each dialog type is accepted (``True``) or dismissed (``False``) when it opens
+    (``--dialogs``; ``browser_handle_dialog`` overrides it for the next dialog only).
+
+    Attributes:
+        alert: default ``True``.
+        beforeunload: default ``True`` (leaving the page is allowed).
+        confirm: default ``False``.
+        prompt: default ``False`` (accepting would submit the prompt's default text).
+    """
+
+    alert: bool = True
+    beforeunload: bool = True
+    confirm: bool = False
+    prompt: bool = False
+
+    def accepts(self, kind: str) -> bool:
+        """Return whether a dialog of type ``kind`` is accepted (unknown types: dismissed)."""
+        return bool(getattr(self, kind)) if kind in DIALOG_TYPES else False
+
+    @classmethod
+    def parse(cls, spec: str) -> DialogPolicy:
+        """Parse a CLI value: ``accept``, ``dismiss``, ``default``, or ``type=accept|dismiss,…``.
+
+        Example: ``"confirm=accept,prompt=dismiss"`` (unnamed types keep their defaults).
+
+        Raises:
+            InvalidArgument: an unknown word or type.
+        """
+        spec = spec.strip().lower()
+        if spec in ("", "default"):
+            return cls()
+        if spec in ("accept", "dismiss"):
+            v = spec == "accept"
+            return cls(alert=v, beforeunload=v, confirm=v, prompt=v)
+        values: dict[str, bool] = {}
+        for part in spec.split(","):
+            kind, _, how = part.partition("=")
+            kind, how = kind.strip(), how.strip()
+            if kind not in DIALOG_TYPES or how not in ("accept", "dismiss"):
+                raise InvalidArgument(f"Bad dialog policy {part!r}; use accept, dismiss, or e.g. "
+                                      "confirm=accept,prompt=dismiss (types: alert, beforeunload, confirm, prompt).")
+            values[kind] = how == "accept"
+        return cls(**values)
+
 
 @dataclass(frozen=True)
 class Settings:
@@ -129,6 +257,9 @@ class Settings:
         launch: browser discovery and launch options.
         timeouts: timeouts in milliseconds.
         events: console/network capture settings.
+        actions: settling after actions, and download limits.
+        dialogs: how dialogs are answered when they open (default: accept alert and beforeunload,
+            dismiss confirm and prompt).
         allowed_schemes: URL schemes ``browser_navigate`` accepts besides http and https
             (e.g. ``("file", "data")``); default none.
         allowed_roots: folders ``browser_file_upload`` may read files from (``--allowed-roots``);
@@ -142,6 +273,8 @@ class Settings:
     launch: LaunchSettings = field(default_factory=LaunchSettings)
     timeouts: Timeouts = field(default_factory=Timeouts)
     events: EventSettings = field(default_factory=EventSettings)
+    actions: ActionSettings = field(default_factory=ActionSettings)
+    dialogs: DialogPolicy = field(default_factory=DialogPolicy)
     allowed_schemes: tuple[str, ...] = ()
     allowed_roots: tuple[str, ...] = ()
     output_dir: str | None = None

@@ -29,6 +29,7 @@ All times are milliseconds unless a name says ``_s``; sizes are bytes.
 from __future__ import annotations
 
 import asyncio
+import difflib
 import logging
 import os
 import re
@@ -48,21 +49,27 @@ from .._errors import (
     one_line,
     translate,
 )
+from playwright.async_api import expect
+
 from ..core.budget import Budget
 from ..core.delta import diff_renderings, render_delta
+from ..core.markdown import render_text
+from ..core.outline import outline, render_card
 from ..core.record import ActionRecord, DownloadInfo, PopupInfo, human_size
-from . import dialogs
+from ..core.snapshot import render_snapshot
+from ..core.urls import shorten_url
+from . import extract, reading
+from .reading import visible_html
+from .session import BrowserSession, Tab
 
 if TYPE_CHECKING:
     from playwright.async_api import Download, Locator, Page, Request, Response
 
     from ..settings import Settings
-    from .session import BrowserSession, Tab
 
 __all__ = [
     "ActionSettings",
     "action_settings",
-    "attach",
     "resolve_one",
     "describe_element",
     "Watch",
@@ -139,25 +146,6 @@ def download_dir(aset: ActionSettings, settings: Settings | None = None) -> Path
     return path
 
 
-# -- per-page hooks ------------------------------------------------------------------------------
-
-
-async def attach(session: BrowserSession, page: Page) -> None:
-    """Install the per-page hooks actions rely on (idempotent; never raises): dialogs answered by
-    policy (:func:`browser_ctx.browser.dialogs.install`). Streams (EventSource, WebSocket) are read
-    from the tab's event capture, which already sees them. Meant to run right after a page opens,
-    before it navigates (``BrowserSession._adopt``); the action tools also call it before each action.
-    """
-    dialogs.install(session, page)
-
-
-async def attach_all(session: BrowserSession) -> None:
-    """:func:`attach` every open tab of ``session``."""
-    for tab in session.tabs:
-        if not tab.page.is_closed():
-            await attach(session, tab.page)
-
-
 # -- targets -------------------------------------------------------------------------------------
 
 _DESCRIBE_JS = """el => {
@@ -180,8 +168,6 @@ _DESCRIBE_JS = """el => {
 
 
 def _ref_locator(tab: Tab, ref: str) -> Locator:
-    from . import extract
-
     prefix = extract.ref_frame_prefix(ref)
     frame = tab.page.main_frame if not prefix else (
         tab.frame_ids.frame_for(tab.page, prefix) if tab.frame_ids is not None else None)
@@ -197,8 +183,6 @@ def locator_for(tab: Tab, target: str) -> Locator:
         InvalidArgument: an empty target.
         StaleRefError: a ref whose frame is gone.
     """
-    from . import extract
-
     target = target.strip()
     if not target:
         raise InvalidArgument("target is empty; pass a ref from browser_snapshot or a selector.")
@@ -232,8 +216,6 @@ async def describe_element(locator: Locator, tab: Tab | None = None, ref: str | 
 async def _ref_of(locator: Locator, tab: Tab) -> str | None:
     """Return the ref of the (single) element ``locator`` points at, registering one if needed."""
     try:
-        from . import extract
-
         parts = await extract.extract_locator(locator.first, frame_ids=tab.frame_ids, timeout_ms=2000)
         if parts and parts[0]:
             first_tag = re.match(r"\s*<[^>]*>", parts[0])  # the element itself, not a descendant
@@ -259,8 +241,6 @@ async def resolve_one(tab: Tab, target: str, settings: Settings, *, verb: str = 
         SelectorError: an invalid selector, no match after waiting, or several matches (names how many and
             describes the first few).
     """
-    from . import extract
-
     locator = locator_for(tab, target)
     ref = extract.is_ref(target.strip())
     try:
@@ -348,12 +328,7 @@ _LONG_LIVED = ("eventsource", "websocket")
 
 
 def _short(url: str) -> str:
-    try:
-        from ..core.urls import shorten_url
-
-        return shorten_url(url, limit=100)
-    except Exception:  # noqa: BLE001
-        return url[:100]
+    return shorten_url(url, limit=100)
 
 
 def _internal(url: str) -> bool:
@@ -480,7 +455,7 @@ class Watch:
         self._downloads.append(download)
 
     def _on_new_page(self, page: Page) -> None:
-        dialogs.install(self.session, page)
+        self.session.dialogs.install(page)  # the session's own hook may not have run yet
         if page is self.tab.page or any(p.page is page for p in self._popups):
             return
         pw = _PageWatch(page, url=page.url)
@@ -496,7 +471,6 @@ class Watch:
         page.on("close", closed)
         page.on("framenavigated", navigated)
         page.on("download", self._on_download)
-        asyncio.ensure_future(attach(self.session, page))
 
     # phases ----------------------------------------------------------------------------------
 
@@ -509,9 +483,6 @@ class Watch:
             return None, 0.0
 
     async def _snapshot(self) -> str | None:
-        from ..core.snapshot import render_snapshot
-        from . import reading
-
         try:
             html = await reading.visible_html(self.tab, self.settings)
             return render_snapshot(html, url=self.tab.page.url)
@@ -522,13 +493,12 @@ class Watch:
     async def start(self, action: str) -> None:
         """Note the state before the action and start listening."""
         page = self.tab.page
-        await attach_all(self.session)
         self.record = ActionRecord(action=action, url_before=page.url)
         try:
             self.record.title_before = await page.title()
         except Exception:  # noqa: BLE001
             pass
-        self._dialog_mark = dialogs.center_for(self.session).mark()
+        self._dialog_mark = self.session.dialogs.mark()
         self._origin, _ = await self._settle_probe()
         if self.delta:
             self._before = await self._snapshot()
@@ -675,7 +645,7 @@ class Watch:
                     emitter.remove_listener(event, fn)
                 except Exception:  # noqa: BLE001
                     pass
-        rec.dialogs = dialogs.center_for(self.session).since(self._dialog_mark)
+        rec.dialogs = self.session.dialogs.since(self._dialog_mark)
         tabs = self.session.tabs
         for pw in self._popups:
             if pw.closed or pw.page.is_closed():
@@ -712,9 +682,6 @@ class Watch:
         return rec
 
     async def _card(self) -> str | None:
-        from ..core.outline import outline, render_card
-        from . import reading
-
         try:
             html = await reading.visible_html(self.tab, self.settings)
         except Exception:  # noqa: BLE001
@@ -783,9 +750,6 @@ def _quote(text: Any, limit: int = 120) -> str:
 
 async def visible_lines(tab: Tab, settings: Settings) -> list[str]:
     """The page's visible text as lines (hidden content excluded, as in browser_text); [] on failure."""
-    from ..core.markdown import render_text
-    from .reading import visible_html
-
     try:
         text = render_text(await visible_html(tab, settings))
     except Exception:  # noqa: BLE001
@@ -813,8 +777,6 @@ async def wait_visible_text(tab: Tab, settings: Settings, text: str, timeout_ms:
 
 
 async def _closest_texts(tab: Tab, settings: Settings, text: str) -> str:
-    import difflib
-
     lines = [ln for ln in await visible_lines(tab, settings) if len(ln) <= 300]
     if not lines:
         return "no such visible text"
@@ -870,10 +832,6 @@ async def verify(tab: Tab, args: dict[str, Any], settings: Settings) -> str:
         StaleRefError: a ref whose element is gone (unless the check is for hidden / count 0).
         SelectorError: a selector that matches several elements for a single-element check.
     """
-    from playwright.async_api import expect
-
-    from . import extract
-
     page = tab.page
     timeout = min(max(0.0, float(args.get("timeout", settings.timeouts.action_ms))), 60_000.0)
     target = (args.get("target") or "").strip() or None

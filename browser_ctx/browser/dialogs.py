@@ -1,89 +1,37 @@
-"""Dialog policy: every ``alert``/``confirm``/``prompt``/``beforeunload`` is answered at once, and logged.
+"""Dialogs: every ``alert``/``confirm``/``prompt``/``beforeunload`` is answered at once, and logged.
 
-Default policy (:data:`DEFAULT_POLICY`): **accept** ``alert`` and ``beforeunload``, **dismiss**
-``confirm`` and ``prompt``. A page therefore never hangs on a dialog, and an alert during page
-load never blocks the navigation. ``browser_handle_dialog {accept, promptText?}`` arms a one-shot
-answer for the *next* dialog on any tab (it replaces the policy for that one dialog only).
+The answer comes from the session's :class:`~browser_ctx.settings.DialogPolicy` (``Settings.dialogs``,
+``--dialogs``; default: **accept** ``alert`` and ``beforeunload``, **dismiss** ``confirm`` and
+``prompt``). A page therefore never hangs on a dialog, and an alert during page load never blocks the
+navigation. ``browser_handle_dialog {accept, promptText?}`` arms a one-shot answer for the *next*
+dialog on any tab (it replaces the policy for that one dialog only).
 
 Every dialog answered is appended to the session's log (:class:`DialogCenter`), so an action
 record can list the dialogs it caused (:meth:`DialogCenter.mark` / :meth:`DialogCenter.since`).
 
-Hook: :func:`install` must run for every page of the context, before it navigates. Until
-``BrowserSession._adopt`` calls it, the action tools call :func:`ensure_installed` before each
-action (pages that show a dialog before that are answered by Playwright's own default, which
-dismisses; an alert is closed either way and never blocks).
+Owner: each :class:`~browser_ctx.browser.session.BrowserSession` holds one :class:`DialogCenter`
+(``session.dialogs``) and installs it on every page it adopts, before the page navigates.
 """
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import weakref
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
 
-from .._errors import InvalidArgument
+from playwright.async_api import Dialog, Page
+from playwright.async_api import Error as PlaywrightError
+
 from ..core.record import DialogInfo
+from ..settings import DialogPolicy
 
-if TYPE_CHECKING:
-    from playwright.async_api import Dialog, Page
-
-    from .session import BrowserSession
-
-__all__ = ["DialogPolicy", "DEFAULT_POLICY", "DialogCenter", "center_for", "install", "ensure_installed"]
+__all__ = ["DialogPolicy", "DEFAULT_POLICY", "DialogCenter", "LOG_LIMIT"]
 
 log = logging.getLogger("browser_ctx")
 
 #: Dialogs kept in a session's log (oldest dropped first).
 LOG_LIMIT = 200
 
-
-@dataclass(frozen=True)
-class DialogPolicy:
-    """Whether each dialog type is accepted (``True``) or dismissed (``False``) by default.
-
-    Attributes:
-        alert: default ``True``.
-        beforeunload: default ``True`` (leaving the page is allowed).
-        confirm: default ``False``.
-        prompt: default ``False`` (accepting would submit the prompt's default text).
-    """
-
-    alert: bool = True
-    beforeunload: bool = True
-    confirm: bool = False
-    prompt: bool = False
-
-    def accepts(self, kind: str) -> bool:
-        """Return whether a dialog of type ``kind`` is accepted (unknown types: dismissed)."""
-        return bool(getattr(self, kind, False)) if kind in ("alert", "beforeunload", "confirm", "prompt") else False
-
-    @classmethod
-    def parse(cls, spec: str) -> DialogPolicy:
-        """Parse a CLI value: ``accept``, ``dismiss``, ``default``, or ``type=accept|dismiss,…``.
-
-        Example: ``"confirm=accept,prompt=dismiss"`` (unnamed types keep their defaults).
-
-        Raises:
-            InvalidArgument: an unknown word or type.
-        """
-        spec = spec.strip().lower()
-        if spec in ("", "default"):
-            return cls()
-        if spec in ("accept", "dismiss"):
-            v = spec == "accept"
-            return cls(alert=v, beforeunload=v, confirm=v, prompt=v)
-        values: dict[str, bool] = {}
-        for part in spec.split(","):
-            kind, _, how = part.partition("=")
-            kind, how = kind.strip(), how.strip()
-            if kind not in ("alert", "beforeunload", "confirm", "prompt") or how not in ("accept", "dismiss"):
-                raise InvalidArgument(f"Bad dialog policy {part!r}; use e.g. confirm=accept,prompt=dismiss "
-                                      "(types: alert, beforeunload, confirm, prompt).")
-            values[kind] = how == "accept"
-        return cls(**values)
-
-
+#: The default answers: accept alert and beforeunload, dismiss confirm and prompt.
 DEFAULT_POLICY = DialogPolicy()
 
 
@@ -100,7 +48,7 @@ class DialogCenter:
         self.armed: tuple[bool, str | None] | None = None
         self._log: list[tuple[int, DialogInfo]] = []
         self._count = 0
-        self._pages: weakref.WeakSet[Any] = weakref.WeakSet()
+        self._pages: weakref.WeakSet[Page] = weakref.WeakSet()
 
     def arm(self, accept: bool, prompt_text: str | None = None) -> None:
         """Answer the next dialog (any tab, any type) with ``accept`` (and ``prompt_text`` for a prompt)."""
@@ -137,48 +85,10 @@ class DialogCenter:
                     await dialog.accept()
             else:
                 await dialog.dismiss()
-        except Exception as exc:  # noqa: BLE001 - the page closed meanwhile; still log what it asked
+        except PlaywrightError as exc:  # the page closed meanwhile; still log what it asked
             log.debug("dialog answer failed: %s", exc)
         self._count += 1
         info = DialogInfo(kind, dialog.message, accept, by,
                           prompt_text if kind == "prompt" and accept else None)
         self._log.append((self._count, info))
         del self._log[:-LOG_LIMIT]
-
-
-_centers: weakref.WeakKeyDictionary[Any, DialogCenter] = weakref.WeakKeyDictionary()
-
-
-def center_for(session: BrowserSession) -> DialogCenter:
-    """Return the session's :class:`DialogCenter`, creating it on first use.
-
-    Its policy comes from ``session.settings.dialogs`` when the settings have that field (a
-    :class:`DialogPolicy` or a string for :meth:`DialogPolicy.parse`), else :data:`DEFAULT_POLICY`.
-    """
-    center = _centers.get(session)
-    if center is None:
-        policy: Any = getattr(session.settings, "dialogs", None) or DEFAULT_POLICY
-        if isinstance(policy, str):
-            policy = DialogPolicy.parse(policy)
-        center = DialogCenter(policy)
-        _centers[session] = center
-    return center
-
-
-def install(session: BrowserSession, page: Page) -> None:
-    """Answer ``page``'s dialogs by the session's policy (idempotent). Call right after a page opens."""
-    center_for(session).install(page)
-
-
-def ensure_installed(session: BrowserSession) -> DialogCenter:
-    """Install the dialog handler on every open tab of ``session``; return its center."""
-    center = center_for(session)
-    for tab in session.tabs:
-        if not tab.page.is_closed():
-            center.install(tab.page)
-    return center
-
-
-async def drain() -> None:
-    """Let pending dialog handlers run (one event-loop turn)."""
-    await asyncio.sleep(0)

@@ -20,6 +20,8 @@ import re
 from importlib import resources
 from typing import TYPE_CHECKING
 
+from playwright.async_api import Error as PlaywrightError
+
 from .._errors import ActionTimeout, InvalidArgument, PageError, translate
 
 if TYPE_CHECKING:
@@ -293,8 +295,6 @@ async def register_ref_engine(playwright: Playwright) -> None:
     the main world (it reads ``window.__browserCtx``). Registering after contexts exist is fine: Playwright
     pushes the engine to existing contexts too.
     """
-    from playwright.async_api import Error as PlaywrightError
-
     try:
         await playwright.selectors.register(REF_ENGINE_NAME, REF_ENGINE, content_script=False)
     except PlaywrightError as exc:

@@ -17,6 +17,7 @@ from playwright.async_api import Locator
 
 from .._errors import (
     ActionTimeout,
+    InvalidArgument,
     SchemeRefused,
     SelectorError,
     StaleRefError,
@@ -38,8 +39,6 @@ def normalise_url(url: str, allowed_schemes: tuple[str, ...] = ()) -> str:
         SchemeRefused: a scheme other than http(s) that ``allowed_schemes`` does not list.
         InvalidArgument: an empty URL.
     """
-    from .._errors import InvalidArgument
-
     url = url.strip()
     if not url:
         raise InvalidArgument("url is empty; pass an http(s) URL such as https://example.com/.")
@@ -177,8 +176,6 @@ def resolve_target(tab: Tab, target: str) -> Locator:
         StaleRefError: the ref's frame is gone.
         InvalidArgument: an empty target.
     """
-    from .._errors import InvalidArgument
-
     target = target.strip()
     if not target:
         raise InvalidArgument("target is empty; pass a ref from browser_snapshot or a selector.")

@@ -19,11 +19,13 @@ from urllib.parse import urlsplit
 
 from playwright.async_api import Browser, BrowserContext, Page, Playwright, async_playwright
 
-from .._errors import BrowserCtxError, BrowserLaunchError, PageError
+from .._errors import BrowserCtxError, BrowserLaunchError, InvalidArgument, PageError, one_line
 from ..core.ledger import Ledger
 from ..core.redact import Redactor
 from ..settings import Settings
+from .dialogs import DialogCenter
 from .events import EventCapture, new_binding_name
+from .extract import FrameIds, register_ref_engine
 from .launcher import chromium_args, find_executable
 from .remote import BrowserProvider, RemoteBrowser
 
@@ -47,6 +49,8 @@ class Capture:
     full_tokens: int
     version: str | None = None
     meta: dict[str, Any] = field(default_factory=dict)
+    #: Its number as an MCP resource (``browser-ctx://tab/T/capture/N``), given when first listed; 0 before.
+    number: int = 0
 
 
 @dataclass
@@ -67,10 +71,12 @@ class Tab:
     id: int
     page: Page
     events: EventCapture
-    frame_ids: Any = None
+    frame_ids: FrameIds = field(default_factory=FrameIds)
     captures: OrderedDict[str, Capture] = field(default_factory=OrderedDict)
     sent: dict[str, str] = field(default_factory=dict)
     crashed: bool = False
+    #: The last number given to one of this tab's captures as an MCP resource (``server.resources``).
+    last_capture_number: int = 0
 
     def keep(self, key: str, capture: Capture, limit: int) -> None:
         """Store ``capture`` under ``key``, keeping at most ``limit`` captures."""
@@ -139,6 +145,11 @@ class BrowserSession:
         self.executable: str | None = None
         #: Tokens returned per tool against their baselines (read by ``browser_ctx_stats``).
         self.ledger = Ledger()
+        #: Answers and logs every dialog of this session's pages by ``settings.dialogs``
+        #: (installed on each page as it is adopted, before it navigates).
+        self.dialogs = DialogCenter(settings.dialogs)
+        #: Background measurements of ledger baselines still running (``server.tools.ledger``).
+        self.baseline_tasks: set[asyncio.Future[int | None]] = set()
         self._owns_provider = False
         if provider is None and (settings.launch.cdp_endpoint or settings.launch.ws_endpoint):
             provider = RemoteBrowser(settings.launch)
@@ -201,12 +212,7 @@ class BrowserSession:
         self.executable = executable
         if self._pw is None and self.provider is None:
             self._pw = await async_playwright().start()
-            try:
-                from .extract import register_ref_engine
-            except ImportError:  # pragma: no cover - extractor not built yet
-                register_ref_engine = None
-            if register_ref_engine is not None:
-                await register_ref_engine(self._pw)
+            await register_ref_engine(self._pw)
         context_opts: dict[str, Any] = {
             "ignore_https_errors": launch.ignore_https_errors,
             "accept_downloads": True,
@@ -236,7 +242,6 @@ class BrowserSession:
         except BrowserCtxError:
             raise
         except Exception as exc:  # noqa: BLE001 - every launch failure becomes one line
-            from .._errors import one_line
             raise BrowserLaunchError(f"Could not start {executable}: {one_line(str(exc), 240)}") from exc
         self._lost = False
         context = self._context
@@ -254,6 +259,10 @@ class BrowserSession:
         self._kept_pages = set() if self._owns_context else set(context.pages)
         for page in list(context.pages):
             await self._adopt(page)
+        if self._kept_pages:
+            # The user's own browser (--cdp-endpoint): work in a tab we open, never in theirs unless the agent
+            # selects one (browser_tabs select); theirs are listed but never navigated or closed by us.
+            self._current = await self._adopt(await self._open_page(context))
         log.info("launched %s (%s)", executable, self._browser.version if self._browser else "persistent")
 
     async def _filter_origin(self, route: Any) -> None:
@@ -284,11 +293,7 @@ class BrowserSession:
                 return tab
         events = EventCapture(page, self.settings.events, self.redactor, binding=self._console_binding)
         tab = Tab(id=self._next_id, page=page, events=events)
-        try:
-            from .extract import FrameIds
-            tab.frame_ids = FrameIds()
-        except ImportError:  # pragma: no cover - extractor not built yet
-            pass
+        self.dialogs.install(page)  # answer dialogs from the first load on
         self._next_id += 1
         self._tabs.append(tab)
         page.on("close", lambda _p: self._forget(tab))
@@ -297,9 +302,6 @@ class BrowserSession:
             await events.start()
         except Exception as exc:  # noqa: BLE001 - a tab that closed at once
             log.debug("event capture failed to start on tab %s: %s", tab.id, exc)
-        from .actions import attach
-
-        await attach(self, page)  # dialog policy from the first load on; never raises
         return tab
 
     def _forget(self, tab: Tab) -> None:
@@ -421,3 +423,18 @@ class BrowserSession:
     def select_tab(self, tab: Tab) -> None:
         """Make ``tab`` the current tab."""
         self._current = tab
+
+    def is_user_tab(self, tab: Tab) -> bool:
+        """Whether ``tab`` was open before we connected (a ``--cdp-endpoint`` browser's own tab, never closed by us)."""
+        return tab.page in self._kept_pages
+
+    async def close_tab(self, tab: Tab) -> None:
+        """Close ``tab``, a tab this session opened.
+
+        Raises:
+            InvalidArgument: ``tab`` was open before we connected (the user's); it is left open.
+        """
+        if self.is_user_tab(tab):
+            raise InvalidArgument("That tab was open before browser-ctx connected (the user's own); browser-ctx "
+                                  "never closes it. Close one of the tabs browser-ctx opened, or leave it.")
+        await tab.page.close()
