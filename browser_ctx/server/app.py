@@ -1,6 +1,6 @@
 """The MCP server: built by :func:`create_server`, with a lifespan that owns the browser session.
 
-Tools are declared by hand in ``tools_*.py`` modules (see :mod:`.registry`) and served
+Tools are declared by hand, one module per family in :mod:`.tools` (see :mod:`.registry`), and served
 through the SDK's low-level :class:`mcp.server.lowlevel.Server`, which lets us send
 exactly the schemas we wrote (``tools/list`` is paid for by the model on every turn)
 and exactly one copy of each result.
@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import importlib
 import logging
 from collections.abc import AsyncIterator
 from typing import Any
@@ -28,13 +27,12 @@ from ..settings import Settings
 from .pipeline import call_tool, error_result
 from .resources import list_resources, read_resource
 from .registry import ToolSpec
+from .tools import all_tools
+from .tools.ledger import tools_list_tokens
 
 __all__ = ["create_server", "all_tools", "select_tools", "INSTRUCTIONS", "CAPS_SETS"]
 
 log = logging.getLogger("browser_ctx")
-
-#: Modules that export ``TOOLS: list[ToolSpec]``; a module not present yet is skipped.
-_TOOL_MODULES = ("tools_read", "tools_events", "tools_actions", "tools_extra")
 
 #: ``--caps`` sets: which tool groups each enables.
 CAPS_SETS: dict[str, tuple[str, ...]] = {
@@ -56,22 +54,10 @@ INSTRUCTIONS = (
 )
 
 
-def all_tools() -> list[ToolSpec]:
-    """Return every tool spec of every tool module present."""
-    tools: list[ToolSpec] = []
-    for name in _TOOL_MODULES:
-        try:
-            module = importlib.import_module(f"{__package__}.{name}")
-        except ModuleNotFoundError as exc:
-            if exc.name == f"{__package__}.{name}":
-                continue
-            raise
-        tools.extend(module.TOOLS)
-    return tools
-
-
 def select_tools(caps: tuple[str, ...] = ("default",), *, evaluate: bool = True) -> list[ToolSpec]:
-    """Return the tools enabled by the ``--caps`` names (``core``, ``debug``, ``vision``, ``default``, ``all``).
+    """Return the tools enabled by the ``--caps`` names (``core``, ``debug``, ``vision``, ``default``, ``all``);
+    ``evaluate=False`` (``--no-evaluate``) leaves out the tools that run the caller's JavaScript
+    (``ToolSpec.runs_page_code``).
 
     Raises:
         ValueError: an unknown caps name.
@@ -81,7 +67,7 @@ def select_tools(caps: tuple[str, ...] = ("default",), *, evaluate: bool = True)
         if name not in CAPS_SETS:
             raise ValueError(f"unknown --caps {name!r}; choose from {', '.join(CAPS_SETS)}")
         groups.update(CAPS_SETS[name])
-    return [t for t in all_tools() if t.caps in groups and (evaluate or t.name != "browser_evaluate")]
+    return [t for t in all_tools() if t.caps in groups and (evaluate or not t.runs_page_code)]
 
 
 def create_server(settings: Settings | None = None, *, caps: tuple[str, ...] = ("default",),
@@ -129,8 +115,6 @@ def create_server(settings: Settings | None = None, *, caps: tuple[str, ...] = (
         finally:
             with anyio.CancelScope(shield=True):
                 await session.close()
-
-    from .tools_extra import tools_list_tokens
 
     definition_tokens = tools_list_tokens(listed)
 

@@ -27,15 +27,17 @@ import jsonschema
 import mcp_types as types
 
 from .._errors import BrowserCtxError, InvalidArgument, one_line, translate
-from ..browser.session import BrowserSession, Capture
+from ..browser.extract import page_version
+from ..browser.session import BrowserSession, Capture, Tab
 from ..core.budget import Budget
-from ..core.capping import cap
+from ..core.capping import Capped, cap
 from ..core.urls import clip_middle
 from ..core.tokens import count_tokens
 from ..settings import Settings
 from .registry import Rendered, ToolCall, ToolSpec
+from .tools.ledger import measure_baseline
 
-__all__ = ["call_tool", "error_result", "validate_arguments"]
+__all__ = ["call_tool", "error_result", "validate_arguments", "page_changed", "cap_capture", "META_STRING_CHARS"]
 
 log = logging.getLogger("browser_ctx")
 
@@ -81,18 +83,29 @@ def _capture_key(name: str, args: dict[str, Any]) -> str:
     return name + json.dumps(args, sort_keys=True, ensure_ascii=False, default=str)
 
 
-async def _page_version(session: BrowserSession) -> str | None:
-    tab = session.peek_tab()
-    if tab is None:
-        return None
-    try:
-        from ..browser.extract import page_version
-    except ImportError:  # pragma: no cover - extractor not built yet
-        return tab.page.url
+async def _page_version(tab: Tab) -> str | None:
+    """The page version of ``tab`` now (:func:`browser_ctx.browser.extract.page_version`), ``None`` when the
+    page has none (mid-navigation, closed)."""
     try:
         return await page_version(tab.page)
-    except Exception:  # noqa: BLE001 - a page mid-navigation has no version
+    except BrowserCtxError:
         return None
+
+
+async def page_changed(tab: Tab, capture: Capture) -> bool:
+    """Whether ``tab``'s page changed since ``capture`` was rendered (``False`` when either version is unknown)."""
+    if capture.version is None:
+        return False
+    now = await _page_version(tab)
+    return now is not None and now != capture.version
+
+
+def cap_capture(text: str, full_tokens: int, budget: Budget, offset: int, extra: dict[str, Any]) -> Capped:
+    """Cut a whole result (``text``, ``full_tokens`` o200k tokens) to ``budget`` from ``offset`` (characters),
+    with ``extra`` structured fields counted against the budget: the one cut every tool result and every
+    resource read goes through."""
+    return cap(text, max_tokens=budget.tokens, max_chars=budget.chars, offset=offset, extra_meta=extra,
+               full_tokens=full_tokens)
 
 
 #: Characters of one string in structured fields (a URL can be 60,000 characters long); the text
@@ -116,8 +129,6 @@ def _fingerprint(text: str) -> str:
     return hashlib.sha1(text.encode("utf-8", "surrogatepass")).hexdigest()[:12]
 
 
-#: Read tools whose ledger baseline is a full ``aria_snapshot(mode="ai")`` of the same page.
-READ_TOOLS = frozenset({"browser_navigate", "browser_snapshot", "browser_text"})
 #: Stand-in for ``sessionTokens`` while capping, at least as wide as the real figure, so the
 #: cap leaves room for it.
 _SESSION_PLACEHOLDER = 10**12
@@ -172,15 +183,6 @@ def _account(session: BrowserSession, tool: str, result: types.CallToolResult, i
         ledger.record(tool, tokens, baseline=baseline, image_tokens=info.image_tokens, error=bool(result.is_error))
 
 
-async def _measure_baseline(session: BrowserSession, tool: str, args: dict[str, Any],
-                            version: str | None) -> int | None | asyncio.Future[int | None]:
-    try:
-        from .tools_extra import measure_baseline
-    except ImportError:  # pragma: no cover - tools_extra not present
-        return None
-    return await measure_baseline(session, tool, args, version)
-
-
 async def call_tool(spec: ToolSpec, arguments: dict[str, Any] | None, session: BrowserSession,
                     settings: Settings) -> types.CallToolResult:
     """Run one tool call end to end and return the MCP result (never raises for tool errors).
@@ -215,9 +217,8 @@ async def _call_tool(spec: ToolSpec, arguments: dict[str, Any] | None, session: 
             extra: dict[str, Any] = {}
             notes: list[str] = []
             images: list[tuple[str, bytes]] = []
-            if capture is not None:
-                now = await _page_version(session)
-                if capture.version is not None and now is not None and now != capture.version:
+            if capture is not None and tab is not None:
+                if await page_changed(tab, capture):
                     extra["pageChanged"] = True
                     notes.append("The page changed since this result was captured; call without offset "
                                  "for a fresh read.")
@@ -230,8 +231,9 @@ async def _call_tool(spec: ToolSpec, arguments: dict[str, Any] | None, session: 
                 if images:
                     info.image_tokens = int(rendered.meta.get("estimatedImageTokens") or 0)
                 info.baseline = rendered.baseline_tokens
-                if info.baseline is None and spec.name in READ_TOOLS:
-                    info.baseline = await _measure_baseline(session, spec.name, args, rendered.version)
+                if info.baseline is None and spec.baseline is not None:
+                    target = args.get("target") if spec.baseline == "target" else None
+                    info.baseline = await measure_baseline(session, target, rendered.version)
                 text = session.redactor.scrub(rendered.text)
                 full_tokens = count_tokens(text)
                 extra.update(_scrub_meta(session, rendered.meta))
@@ -257,8 +259,7 @@ async def _call_tool(spec: ToolSpec, arguments: dict[str, Any] | None, session: 
             blocks.append(types.TextContent(type="text", text=note_text))
             budget = budget.reserve(count_tokens(note_text))
         extra["sessionTokens"] = _SESSION_PLACEHOLDER  # the real figure is set by _account
-        capped = cap(text, max_tokens=budget.tokens, max_chars=budget.chars, offset=offset,
-                     extra_meta=extra, full_tokens=full_tokens)
+        capped = cap_capture(text, full_tokens, budget, offset, extra)
         blocks.append(types.TextContent(type="text", text=capped.text))
         content: list[Any] = list(blocks)
         content.extend(types.ImageContent(type="image", data=base64.b64encode(data).decode("ascii"), mime_type=mime)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from ..core.budget import Budget
 
@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from ..browser.session import BrowserSession
     from ..settings import Settings
 
-__all__ = ["ToolSpec", "ToolCall", "Rendered", "MAX_TOKENS", "OFFSET", "TARGET"]
+__all__ = ["ToolSpec", "ToolCall", "Rendered", "Handler", "MAX_TOKENS", "OFFSET", "FORCE", "TARGET"]
 
 #: Schema of the ``maxTokens`` parameter every tool takes (documented in the server instructions).
 MAX_TOKENS: dict[str, Any] = {"type": "integer", "minimum": 1}
@@ -107,6 +107,11 @@ class ToolSpec:
         read_only: MCP ``readOnlyHint``.
         fingerprinted: the result carries a content ``fingerprint``; the same call on an unchanged
             page returns "Unchanged since <fingerprint>" unless ``force`` is true.
+        baseline: what the session ledger prices the call against when the handler gives no
+            ``Rendered.baseline_tokens``: ``"page"`` = a full ``aria_snapshot(mode="ai")`` of the page
+            (reads), ``"target"`` = the same of the call's ``target`` when it has one, else of the page;
+            ``None`` (default) = the result's own tokens (no saving claimed).
+        runs_page_code: the tool runs the caller's JavaScript in the page; ``--no-evaluate`` leaves it out.
     """
 
     name: str
@@ -118,6 +123,8 @@ class ToolSpec:
     caps: str = "core"
     read_only: bool = True
     fingerprinted: bool = False
+    baseline: Literal["page", "target"] | None = None
+    runs_page_code: bool = False
 
     def input_schema(self, *, strict: bool = False) -> dict[str, Any]:
         """Return the JSON schema of the tool's arguments, with ``maxTokens``/``offset``/``force`` added.

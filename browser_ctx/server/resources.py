@@ -26,19 +26,16 @@ Wiring (in :func:`browser_ctx.server.app.create_server`)::
 from __future__ import annotations
 
 import re
-import weakref
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 import mcp_types as types
 
 from .._errors import InvalidArgument
+from ..browser.session import BrowserSession, Capture, Tab
 from ..core.budget import Budget
-from ..core.capping import cap
-
-if TYPE_CHECKING:
-    from ..browser.session import BrowserSession, Capture, Tab
-    from ..settings import Settings
+from ..settings import Settings
+from .pipeline import cap_capture, page_changed
 
 __all__ = ["SCHEME", "capture_uri", "list_resources", "read_resource", "PER_TAB"]
 
@@ -47,6 +44,8 @@ SCHEME = "browser-ctx"
 #: Captures listed per tab (newest first); older ones kept by the tab can still be read by URI.
 PER_TAB = 5
 
+#: Characters of a capture's arguments shown in its resource description (longer ones are cut with "…").
+DESCRIBED_ARGS_CHARS = 120
 #: Tokens kept free when capping a resource read: its end marker names the URI to read on, a little
 #: longer than the tool marker that :func:`browser_ctx.core.capping.cap` counts.
 MARKER_RESERVE = 20
@@ -54,44 +53,17 @@ MARKER_RESERVE = 20
 _URI = re.compile(r"^browser-ctx://tab/(\d+)/capture/(\d+)$")
 
 
-class _Numbers:
-    """Capture numbers of one session: ``id(capture) -> n`` plus the reverse, with weak references
-    so a dropped capture frees its entry."""
-
-    def __init__(self) -> None:
-        self.next: dict[int, int] = {}
-        self.by_id: dict[int, tuple[int, weakref.ref]] = {}
-        self.by_number: dict[tuple[int, int], weakref.ref] = {}
-
-    def number(self, tab_id: int, capture: Capture) -> int:
-        entry = self.by_id.get(id(capture))
-        if entry is not None and entry[1]() is capture:
-            return entry[0]
-        n = self.next.get(tab_id, 0) + 1
-        self.next[tab_id] = n
-        ref = weakref.ref(capture, lambda _r, key=id(capture), tn=(tab_id, n): self._drop(key, tn))
-        self.by_id[id(capture)] = (n, ref)
-        self.by_number[(tab_id, n)] = ref
-        return n
-
-    def _drop(self, key: int, tn: tuple[int, int]) -> None:
-        self.by_id.pop(key, None)
-        self.by_number.pop(tn, None)
+def _number(tab: Tab, capture: Capture) -> int:
+    """``capture``'s resource number, given on first use (``Tab.last_capture_number`` + 1; never reused)."""
+    if not capture.number:
+        tab.last_capture_number += 1
+        capture.number = tab.last_capture_number
+    return capture.number
 
 
-_sessions: weakref.WeakKeyDictionary[Any, _Numbers] = weakref.WeakKeyDictionary()
-
-
-def _numbers(session: BrowserSession) -> _Numbers:
-    numbers = _sessions.get(session)
-    if numbers is None:
-        numbers = _sessions[session] = _Numbers()
-    return numbers
-
-
-def capture_uri(session: BrowserSession, tab: Tab, capture: Capture) -> str:
+def capture_uri(tab: Tab, capture: Capture) -> str:
     """Return the resource URI of ``capture`` (kept by ``tab``), numbering it on first use."""
-    return f"{SCHEME}://tab/{tab.id}/capture/{_numbers(session).number(tab.id, capture)}"
+    return f"{SCHEME}://tab/{tab.id}/capture/{_number(tab, capture)}"
 
 
 def _describe(key: str) -> tuple[str, str]:
@@ -100,7 +72,7 @@ def _describe(key: str) -> tuple[str, str]:
     tool, args = (key[:brace], key[brace:]) if brace >= 0 else (key, "")
     if args in ("{}", ""):
         return tool, ""
-    return tool, args if len(args) <= 120 else args[:119] + "…"
+    return tool, args if len(args) <= DESCRIBED_ARGS_CHARS else args[:DESCRIBED_ARGS_CHARS - 1] + "…"
 
 
 def list_resources(session: BrowserSession, per_tab: int = PER_TAB) -> types.ListResourcesResult:
@@ -112,7 +84,7 @@ def list_resources(session: BrowserSession, per_tab: int = PER_TAB) -> types.Lis
     resources: list[types.Resource] = []
     for tab in session.tabs:
         kept = list(tab.captures.items())
-        uris = [capture_uri(session, tab, c) for _, c in kept]  # numbered oldest first
+        uris = [capture_uri(tab, c) for _, c in kept]  # numbered oldest first
         for (key, capture), uri in reversed(list(zip(kept, uris))[-per_tab:]):
             tool, args = _describe(key)
             n = uri.rsplit("/", 1)[1]
@@ -128,15 +100,13 @@ def _find(session: BrowserSession, tab_id: int, n: int) -> tuple[Tab, Capture]:
     tab = next((t for t in session.tabs if t.id == tab_id), None)
     if tab is None:
         raise InvalidArgument(f"No tab {tab_id}; it was closed. List resources again.")
-    numbers = _numbers(session)
     for capture in tab.captures.values():  # make sure every kept capture has its number
-        numbers.number(tab.id, capture)
-    ref = numbers.by_number.get((tab_id, n))
-    capture = ref() if ref is not None else None
-    if capture is None or not any(c is capture for c in tab.captures.values()):
+        _number(tab, capture)
+    found = next((c for c in tab.captures.values() if c.number == n), None)
+    if found is None:
         raise InvalidArgument(f"Capture {n} of tab {tab_id} is no longer kept (only the last few results per tab "
                               "are); list resources again or call the tool again.")
-    return tab, capture
+    return tab, found
 
 
 def _int_param(query: dict[str, list[str]], name: str) -> int | None:
@@ -177,18 +147,10 @@ async def read_resource(session: BrowserSession, uri: str, settings: Settings) -
     budget = Budget.from_request(requested, caps).reserve(MARKER_RESERVE)
     tab, capture = _find(session, int(m.group(1)), int(m.group(2)))
     extra: dict[str, Any] = {}
-    if capture.version is not None:
-        try:
-            from ..browser.extract import page_version
-
-            async with session.lock:
-                now = await page_version(tab.page)
-            if now != capture.version:
-                extra["pageChanged"] = True
-        except Exception:  # noqa: BLE001 - a page mid-navigation: say nothing
-            pass
-    capped = cap(capture.text, max_tokens=budget.tokens, max_chars=budget.chars, offset=offset,
-                 extra_meta=extra, full_tokens=capture.full_tokens)
+    async with session.lock:
+        if await page_changed(tab, capture):
+            extra["pageChanged"] = True
+    capped = cap_capture(capture.text, capture.full_tokens, budget, offset, extra)
     text = capped.text
     if capped.truncated:
         # The tool marker says "call again with offset=N"; for a resource, name the URI to read.

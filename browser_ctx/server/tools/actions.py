@@ -12,11 +12,11 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from .._errors import ActionTimeout, InvalidArgument, PageError, SelectorError, translate
-from ..browser import actions, dialogs
-from ..browser.actions import action_error, describe_element, perform, resolve_one
-from ..core.record import render_record
-from .registry import Rendered, ToolCall, ToolSpec
+from ..._errors import ActionTimeout, InvalidArgument, PageError, SelectorError, translate
+from ...browser import actions, extract, reading
+from ...browser.actions import action_error, describe_element, perform, resolve_one
+from ...core.record import render_record
+from ..registry import Rendered, ToolCall, ToolSpec
 
 __all__ = ["TOOLS"]
 
@@ -37,8 +37,6 @@ def _rendered(tab, text: str) -> Rendered:
 
 
 async def _label(call: ToolCall, tab, locator, target: str) -> str:
-    from ..browser import extract
-
     element = call.args.get("element")
     ref = target if extract.is_ref(target) else None
     if element:
@@ -341,8 +339,6 @@ async def tabs(call: ToolCall) -> Rendered:
     Raises:
         InvalidArgument: an index out of range, or ``select`` without one.
     """
-    from ..browser import reading
-
     a = call.args
     session = call.session
     action = a["action"]
@@ -361,7 +357,6 @@ async def tabs(call: ToolCall) -> Rendered:
 
     if action == "new":
         tab = await session.new_tab()
-        await actions.attach(session, tab.page)
         if a.get("url"):
             url = reading.normalise_url(a["url"], call.settings.allowed_schemes)
             await reading.navigate(tab, url, call.settings)
@@ -381,7 +376,7 @@ async def tabs(call: ToolCall) -> Rendered:
         if tab is None:
             raise InvalidArgument("No tab to close.")
         i = all_tabs.index(tab)
-        await tab.page.close()
+        await session.close_tab(tab)
         for _ in range(20):  # let the session forget it
             if tab not in session.tabs:
                 break
@@ -397,7 +392,7 @@ async def handle_dialog(call: ToolCall) -> Rendered:
     Dialogs are answered at once by the default policy (accept alert and beforeunload, dismiss confirm
     and prompt); this overrides it for the next one only. Repeat the action that opens the dialog next.
     """
-    center = dialogs.center_for(call.session)
+    center = call.session.dialogs
     accept = bool(call.args["accept"])
     prompt = call.args.get("promptText")
     center.arm(accept, prompt)

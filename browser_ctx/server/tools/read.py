@@ -8,13 +8,15 @@ from __future__ import annotations
 
 import asyncio
 
-from .._errors import PageError
-from ..browser import reading
-from ..core.main_content import main_content
-from ..core.markdown import render_markdown, render_text
-from ..core.outline import outline, render_card
-from ..core.snapshot import render_snapshot
-from .registry import TARGET, Rendered, ToolCall, ToolSpec
+from ..._errors import BrowserCtxError, PageError
+from ...browser import reading
+from ...browser.extract import page_version
+from ...browser.session import Tab
+from ...core.main_content import main_content
+from ...core.markdown import render_markdown, render_text
+from ...core.outline import outline, render_card
+from ...core.snapshot import render_snapshot
+from ..registry import TARGET, Rendered, ToolCall, ToolSpec
 
 __all__ = ["TOOLS"]
 
@@ -126,12 +128,16 @@ async def text(call: ToolCall) -> Rendered:
     return Rendered(body, meta=meta, version=await _version(tab), tab=tab.id)
 
 
-async def _version(tab) -> str | None:
-    from ..browser.extract import page_version
+#: Seconds a read waits for the page version it is stamped with (a busy page gets none).
+VERSION_TIMEOUT_S = 5
 
+
+async def _version(tab: Tab) -> str | None:
+    """The page version of ``tab`` (see :func:`browser_ctx.browser.extract.page_version`), ``None`` when the page
+    is mid-navigation, closed or busy."""
     try:
-        return await asyncio.wait_for(page_version(tab.page), 5)
-    except Exception:  # noqa: BLE001 - mid-navigation or busy
+        return await asyncio.wait_for(page_version(tab.page), VERSION_TIMEOUT_S)
+    except (BrowserCtxError, asyncio.TimeoutError):
         return None
 
 
@@ -145,6 +151,7 @@ TOOLS = [
         handler=navigate,
         pageable=False,
         read_only=False,
+        baseline="page",
     ),
     ToolSpec(
         name="browser_snapshot",
@@ -153,6 +160,7 @@ TOOLS = [
         properties={"target": TARGET},
         handler=snapshot,
         fingerprinted=True,
+        baseline="target",
     ),
     ToolSpec(
         name="browser_text",
@@ -164,5 +172,6 @@ TOOLS = [
         },
         handler=text,
         fingerprinted=True,
+        baseline="page",
     ),
 ]

@@ -1,0 +1,158 @@
+"""Debugging: ``browser_evaluate``, the caller's JavaScript run in the page (or on one element) and its result
+serialised safely.
+
+Names and parameters follow ``@playwright/mcp`` 0.0.83 (``function``, ``target``, ``filename``). ``--no-evaluate``
+leaves the tool out (``ToolSpec.runs_page_code``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+from playwright.async_api import Error as PlaywrightError
+
+from ... import files
+from ..._errors import ActionTimeout, InvalidArgument, PageError, one_line, translate
+from ...browser.reading import interrupt_scripts
+from ...core.jsonsafe import SERIALISER_JS, Limits, parse_result, render_result
+from ..registry import Rendered, ToolCall, ToolSpec
+from .element import one_element
+
+__all__ = ["TOOLS", "evaluate"]
+
+_CSP_HINTS = ("content security policy", "unsafe-eval", "trustedhtml", "trustedscript", "trusted type")
+
+
+def _wrapper(function: str, limits: Limits) -> str:
+    """The page-side function: run the caller's code, note any CSP violation it caused, then serialise
+    its result safely.
+
+    DevTools evaluation may itself use ``eval`` even where the page's CSP forbids it, but what the
+    code *does* (inject a script, set a string timer, assign HTML under Trusted Types) is still
+    blocked; such blocks fire ``securitypolicyviolation`` events, collected here for one task.
+
+    This is the one page-side function built as a string rather than kept in ``browser/js/``: the
+    caller's own source must be compiled as part of it (``eval``/``new Function`` in the page would
+    be refused by a strict CSP), and the serialiser and its limits are fixed constants.
+    """
+    return (
+        "async (__bcElement) => {\n"
+        f"  const __bcSerialise = {SERIALISER_JS};\n"
+        "  const __bcCsp = [];\n"
+        "  const __bcOnCsp = (e) => __bcCsp.push(String(e.effectiveDirective || e.violatedDirective || 'unknown')"
+        " + (e.blockedURI ? ' (' + String(e.blockedURI).slice(0, 80) + ')' : ''));\n"
+        "  document.addEventListener('securitypolicyviolation', __bcOnCsp, true);\n"
+        "  let __bcValue, __bcThrown = null;\n"
+        "  try {\n"
+        f"    const __bcFn = ({function}\n    );\n"
+        "    __bcValue = typeof __bcFn === 'function' ? await __bcFn(__bcElement) : await __bcFn;\n"
+        "  } catch (e) {\n"
+        "    const name = (e && e.name) ? String(e.name) : 'Error';\n"
+        "    const message = (e && e.message !== undefined) ? String(e.message) : String(e);\n"
+        "    __bcThrown = { name, message: message.slice(0, 500) };\n"
+        "  }\n"
+        "  await new Promise((r) => setTimeout(r, 0));\n"
+        "  document.removeEventListener('securitypolicyviolation', __bcOnCsp, true);\n"
+        "  if (__bcCsp.length) return JSON.stringify({ $csp: { blocked: [...new Set(__bcCsp)], thrown: __bcThrown } });\n"
+        "  if (__bcThrown) return JSON.stringify({ $thrown: __bcThrown });\n"
+        f"  return __bcSerialise(__bcValue, {json.dumps(limits.as_js())});\n"
+        "}"
+    )
+
+
+def _csp_error(message: str) -> PageError:
+    return PageError(f"The page's Content-Security-Policy (CSP) blocked what the function did: "
+                     f"{one_line(message, 220)} Inline or injected scripts, eval()/new Function()/string timers "
+                     "run later, and HTML assigned without Trusted Types cannot run on this page; do the work "
+                     "directly in the function instead.")
+
+
+async def evaluate(call: ToolCall) -> Rendered:
+    """Run ``function`` in the page (or on the element ``target`` names) and return its result, safely serialised.
+
+    ``function`` is ``() => …`` or ``(element) => …`` (async allowed; a bare expression works too).
+    The result is serialised in the page by :data:`browser_ctx.core.jsonsafe.SERIALISER_JS`
+    (cycles, DOM nodes, functions, BigInt, huge strings and arrays become markers) and rendered by
+    :func:`browser_ctx.core.jsonsafe.render_result`; the pipeline caps it (``offset`` reads on).
+    ``filename`` saves the whole rendering instead and returns its path and size.
+
+    Raises:
+        InvalidArgument: the function is not valid JavaScript.
+        PageError: it threw (name and message given), or the page's CSP blocked what it does (named).
+        ActionTimeout: it ran longer than the read timeout (15 s by default).
+        SelectorError: ``target`` matches no element or several.
+    """
+    args = call.args
+    tab = await call.session.current_tab()
+    source = args["function"].strip()
+    if not source:
+        raise InvalidArgument("function is empty; pass e.g. () => document.title.")
+    wrapper = _wrapper(source, Limits())
+    target = args.get("target")
+    timeout_ms = call.settings.timeouts.read_ms
+    try:
+        if target:
+            locator = await one_element(tab, target, call.settings)
+            raw = await asyncio.wait_for(locator.evaluate(wrapper, timeout=timeout_ms), timeout_ms / 1000)
+        else:
+            raw = await asyncio.wait_for(tab.page.evaluate(wrapper), timeout_ms / 1000)
+    except asyncio.TimeoutError as exc:
+        stopped = await interrupt_scripts(tab)
+        after = ("it was stopped and the page is usable again" if stopped else
+                 "if the page is stuck, close the tab (browser_tabs close)")
+        raise ActionTimeout(f"The function did not finish within {timeout_ms:.0f} ms (an endless loop, or a promise "
+                            f"that never settles?); {after}.") from exc
+    except PlaywrightError as exc:
+        msg = str(exc)
+        low = msg.lower()
+        if any(h in low for h in _CSP_HINTS):
+            raise _csp_error(msg) from exc
+        if "syntaxerror" in low:
+            detail = one_line(msg.split("SyntaxError:", 1)[-1].split(" at ", 1)[0].split("\n", 1)[0], 160)
+            raise InvalidArgument(f"function is not valid JavaScript (SyntaxError: {detail}); pass e.g. "
+                                  "() => document.title or (element) => element.value.") from exc
+        raise translate(exc, action="evaluate", target=target) from exc
+    try:
+        value = parse_result(raw if isinstance(raw, str) else "")
+    except ValueError as exc:
+        raise PageError("The page returned a result that could not be read; try again.") from exc
+    if isinstance(value, dict) and len(value) == 1 and "$csp" in value:
+        blocked = ", ".join(value["$csp"].get("blocked") or [])
+        thrown = value["$csp"].get("thrown")
+        raise _csp_error(f"{blocked}" + (f"; the function threw {thrown.get('name')}: {thrown.get('message')}"
+                                         if thrown else "") + ".")
+    if isinstance(value, dict) and len(value) == 1 and "$thrown" in value:
+        thrown = value["$thrown"]
+        name, message = str(thrown.get("name", "Error")), str(thrown.get("message", ""))
+        if any(h in f"{name} {message}".lower() for h in _CSP_HINTS):
+            raise _csp_error(f"{name}: {message}")
+        raise PageError(f"The function threw {name}: {one_line(message, 300)}")
+    rendered = render_result(value)
+    meta: dict[str, Any] = {"resultType": rendered.result_type}
+    if args.get("filename"):
+        path = files.output_path(call.settings, args["filename"])
+        data = rendered.text.encode("utf-8")
+        files.save(path, data)
+        return Rendered(f"Saved the {rendered.result_type} result to {path} ({len(rendered.text):,} characters, "
+                        f"{len(data):,} bytes).", meta={**meta, "path": str(path), "bytes": len(data)},
+                        capture=False, tab=tab.id)
+    return Rendered(rendered.text, meta=meta, tab=tab.id)
+
+
+_STR: dict[str, Any] = {"type": "string"}
+
+TOOLS = [
+    ToolSpec(
+        name="browser_evaluate",
+        description="Run JS () => … in the page, or (element) => … on target; result serialised safely. "
+                    "filename: save instead.",
+        properties={"function": _STR, "target": _STR, "filename": _STR},
+        required=("function",),
+        handler=evaluate,
+        caps="debug",
+        read_only=False,
+        runs_page_code=True,
+    ),
+]

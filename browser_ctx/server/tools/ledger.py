@@ -1,0 +1,132 @@
+"""The session ledger: ``browser_ctx_stats``, plus what prices calls for it.
+
+- :func:`measure_baseline`: the pipeline calls it for tools with a ``ToolSpec.baseline`` (reads) to
+  price them against a full ``aria_snapshot(mode="ai")`` of the same page.
+- :func:`settle_baselines`: waits for those measurements (run in the background, kept in
+  ``BrowserSession.baseline_tasks``).
+- :func:`tools_list_tokens`: what the tool definitions cost (stored in ``Ledger.definition_tokens``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+import mcp_types as types
+from playwright.async_api import Error as PlaywrightError
+
+from ..._errors import BrowserCtxError
+from ...browser.extract import page_version
+from ...browser.reading import resolve_target
+from ...browser.session import BrowserSession
+from ...core.tokens import count_tokens
+from ..registry import Rendered, ToolCall, ToolSpec
+
+__all__ = ["TOOLS", "stats", "measure_baseline", "settle_baselines", "tools_list_tokens",
+           "BASELINE_MAX_ELEMENTS"]
+
+#: Pages with more elements than this get no measured baseline: a full ``aria_snapshot`` there costs
+#: seconds of renderer time (a 15,000-element listing: ~40 s), which would delay the next call.
+BASELINE_MAX_ELEMENTS = 3000
+#: Seconds the element count before a measurement may take (a busy page gets no baseline).
+COUNT_TIMEOUT_S = 2
+#: Milliseconds one baseline ``aria_snapshot`` may take.
+SNAPSHOT_TIMEOUT_MS = 20_000
+#: Seconds ``browser_ctx_stats`` waits for pending measurements.
+SETTLE_TIMEOUT_S = 30.0
+
+
+async def stats(call: ToolCall) -> Rendered:
+    """Render the session ledger (:class:`browser_ctx.core.ledger.Ledger`): per tool, calls, tokens
+    returned, baseline and saving; totals; and the tool definitions' tokens when the server set them.
+    Never launches the browser."""
+    await settle_baselines(call.session)
+    ledger = call.session.ledger
+    return Rendered(ledger.render(), meta=ledger.summary(), capture=False)
+
+
+def tools_list_tokens(tools: list[types.Tool]) -> int:
+    """o200k tokens of a ``tools/list`` result holding ``tools`` (MCP ``Tool`` objects), serialised as sent.
+
+    The server stores this in ``session.ledger.definition_tokens`` so ``browser_ctx_stats`` reports it.
+    """
+    body = {"tools": [t.model_dump(mode="json", by_alias=True, exclude_none=True) for t in tools]}
+    return count_tokens(json.dumps(body, ensure_ascii=False, separators=(",", ":")))
+
+
+async def measure_baseline(session: BrowserSession, target: str | None,
+                           version: str | None) -> int | None | asyncio.Future[int | None]:
+    """Price a read for the ledger: the tokens of a full ``aria_snapshot(mode="ai")`` of the current page
+    (what ``@playwright/mcp`` returns for a snapshot or a navigation), or of ``target``'s first match.
+
+    Cost, kept off the call's path: one element count (a few ms); then, unless the page has more than
+    :data:`BASELINE_MAX_ELEMENTS` elements, one ``aria_snapshot`` in a background task (typically
+    0.1-1 s of renderer time on an ordinary page; the very first in a browser takes a few seconds
+    more) whose token count settles the ledger when done. Results are cached by tab, URL, page version
+    and target, so re-reading an unchanged page measures nothing. ``browser_ctx_stats`` waits for
+    pending measurements (:func:`settle_baselines`).
+
+    Returns:
+        The cached token count; a task that yields it (``None`` on failure); or ``None`` when the page
+        is too large or gone (the ledger then assumes no saving).
+    """
+    tab = session.peek_tab()
+    if tab is None:
+        return None
+    page = tab.page
+    if version is None:
+        try:
+            version = await page_version(page)
+        except BrowserCtxError:  # mid-navigation or closed: no version, so nothing is cached
+            version = None
+    key = (tab.id, page.url, version, target) if version else None
+    if key is not None:
+        cached = session.ledger.cached_baseline(key)
+        if cached is not None:
+            return cached
+    try:
+        elements = await asyncio.wait_for(page.evaluate("() => document.getElementsByTagName('*').length"),
+                                          COUNT_TIMEOUT_S)
+    except (PlaywrightError, asyncio.TimeoutError):  # busy or navigating: no baseline
+        return None
+    if elements > BASELINE_MAX_ELEMENTS:
+        return None
+
+    async def measure() -> int | None:
+        try:
+            if target:
+                snap = await resolve_target(tab, target).first.aria_snapshot(mode="ai", timeout=SNAPSHOT_TIMEOUT_MS)
+            else:
+                snap = await page.aria_snapshot(mode="ai", timeout=SNAPSHOT_TIMEOUT_MS)
+        except (PlaywrightError, BrowserCtxError):  # a baseline is best-effort: unmeasured, no saving claimed
+            return None
+        tokens = count_tokens(snap)
+        if key is not None:
+            session.ledger.remember_baseline(key, tokens)
+        return tokens
+
+    task = asyncio.ensure_future(measure())
+    pending = session.baseline_tasks
+    pending.add(task)
+    task.add_done_callback(pending.discard)
+    return task
+
+
+async def settle_baselines(session: BrowserSession, timeout: float = SETTLE_TIMEOUT_S) -> None:
+    """Wait (at most ``timeout`` seconds) for the session's background baseline measurements."""
+    pending = list(session.baseline_tasks)
+    if pending:
+        await asyncio.wait(pending, timeout=timeout)
+    await asyncio.sleep(0)  # let the ledger's done-callbacks run
+
+
+TOOLS = [
+    ToolSpec(
+        name="browser_ctx_stats",
+        description="Token ledger: per tool, tokens returned vs full snapshots.",
+        properties={},
+        handler=stats,
+        pageable=False,
+    ),
+]
