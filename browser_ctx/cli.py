@@ -63,8 +63,9 @@ def _add_browser_options(p: argparse.ArgumentParser) -> None:
                    help='emulate a Playwright device (viewport, scale factor, user agent, touch), e.g. "iPhone 15"')
     g.add_argument("--allowed-roots", type=_origins, default=(), metavar="LIST",
                    help="comma-separated folders browser_file_upload may read from (default: the working directory)")
-    g.add_argument("--output-dir", metavar="DIR",
-                   help="folder for files saved with filename= (default: the working directory)")
+    g.add_argument("--output-dir", metavar="DIR", default=os.environ.get("BROWSER_CTX_OUTPUT_DIR") or None,
+                   help="folder for files saved with filename= and for downloads (default: $BROWSER_CTX_OUTPUT_DIR, "
+                        "else the working directory; downloads then go to a temporary folder)")
     g.add_argument("--allow-scheme", action="append", default=[], metavar="SCHEME",
                    help="let browser_navigate open this non-http(s) scheme, e.g. file (repeatable)")
     r = p.add_argument_group("remote browser (connect instead of launching)")
@@ -317,6 +318,10 @@ def main(argv: list[str] | None = None) -> int:
         argv = ["serve", *argv]
     args = parser.parse_args(argv)
     if args.command in ("serve", "snapshot", "text", "demo"):
+        try:  # contradictory or out-of-range settings are a usage error, before anything starts
+            settings_from_args(args)
+        except ValueError as exc:
+            parser.error(str(exc))
         _check_remote(parser, args)
         if args.device:  # an unknown --device fails here, not on the first tool call
             from ._errors import BrowserCtxError

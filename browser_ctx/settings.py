@@ -17,7 +17,7 @@ def _require_positive(owner: str, **values: float) -> None:
     """Raise ``ValueError`` naming the first of ``values`` that is not above zero."""
     for name, value in values.items():
         if not value > 0:
-            raise ValueError(f"{owner}.{name} must be positive (got {value}).")
+            raise ValueError(f"{owner}.{name} must be above zero (got {value}); pass a positive value.")
 
 
 @dataclass(frozen=True)
