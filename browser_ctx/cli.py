@@ -15,6 +15,8 @@ import sys
 from typing import Any
 
 from . import __version__
+from ._errors import BrowserCtxError
+from .browser.browser_server import BrowserServer, BrowserServerOptions, check_options
 from .settings import CapSettings, EventSettings, LaunchSettings, Settings, Timeouts
 
 __all__ = ["main", "build_parser", "settings_from_args"]
@@ -149,9 +151,13 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"browser-ctx {__version__}")
     sub = parser.add_subparsers(dest="command")
 
-    serve = sub.add_parser("serve", help="run the MCP server on stdio (the default)",
-                           description="Run the MCP server on stdio.",
-                           epilog="Example: browser-ctx serve --caps all --headed")
+    serve = sub.add_parser("serve", help="run the MCP server: stdio (the default) or streamable HTTP",
+                           description="Run the MCP server: on stdio (the default), or over streamable HTTP at "
+                                       "http://HOST:PORT/mcp with --transport http (readiness /healthz, liveness "
+                                       "/livez, Prometheus /metrics).",
+                           epilog="Examples: browser-ctx serve --caps all --headed\n"
+                                  "          browser-ctx serve --transport http --port 8931",
+                           formatter_class=argparse.RawDescriptionHelpFormatter)
     serve.add_argument("--caps", action="append", default=None, metavar="SET",
                        help="tool sets: core, debug, vision, default (core+debug), all; repeatable")
     serve.add_argument("--no-evaluate", action="store_true", help="remove browser_evaluate")
@@ -167,6 +173,11 @@ def build_parser() -> argparse.ArgumentParser:
                    help="HTTP: one browser context for all clients (default: one per client session)")
     h.add_argument("--idle-timeout", type=float, default=1800.0, metavar="S",
                    help="HTTP: close a client's browser context after S seconds without a call (default %(default)s)")
+    h.add_argument("--allowed-hosts", type=_origins, default=(), metavar="LIST",
+                   help="HTTP: comma-separated Host header names to accept besides 127.0.0.1/localhost (a proxy "
+                        "that passes the public host), e.g. mcp.example.com or mcp.example.com:8443")
+    h.add_argument("--access-log", action="store_true",
+                   help="HTTP: log one line per request and per tool call on stderr (no page data)")
     _add_browser_options(serve)
 
     snap = sub.add_parser("snapshot", help="print browser_snapshot of a URL with its token count",
@@ -184,6 +195,30 @@ def build_parser() -> argparse.ArgumentParser:
         _add_browser_options(p)
     text.add_argument("--format", choices=("markdown", "text"), default="markdown")
     text.add_argument("--links", action="store_true", help="keep link URLs")
+
+    pool = sub.add_parser("browser-server", help="serve this machine's Chromium to browser-ctx servers "
+                          "(--ws-endpoint)",
+                          description="Start Chromium once behind a Playwright browser server for "
+                                      "`browser-ctx serve --ws-endpoint ws://HOST:PORT/`. Clients cannot choose "
+                                      "the executable; any host but a loopback one needs --auth-token, which "
+                                      "clients send with --remote-header 'Authorization: Bearer TOKEN'. "
+                                      "GET /healthz answers 200 while the browser runs.",
+                          epilog="Example: browser-ctx browser-server --port 3000 --max-clients 8")
+    pool.add_argument("--host", default="127.0.0.1",
+                      help="interface to listen on (default %(default)s); any other needs --auth-token")
+    pool.add_argument("--port", type=int, default=3000, help="port (default %(default)s; 0 picks a free one)")
+    pool.add_argument("--auth-token", default=os.environ.get("BROWSER_CTX_AUTH_TOKEN"), metavar="TOKEN",
+                      help="Bearer token clients must send (default $BROWSER_CTX_AUTH_TOKEN)")
+    pool.add_argument("--max-clients", type=int, default=16, metavar="N",
+                      help="connections (browser-ctx servers) served at once; more get 503 (default %(default)s; "
+                           "0 = no limit)")
+    pool.add_argument("--executable-path", help="Chrome/Chromium binary (else $BROWSER_CTX_EXECUTABLE, PATH, "
+                      "then Playwright's browser)")
+    pool.add_argument("--headed", action="store_true", help="show the browser window (default: headless)")
+    pool.add_argument("--chromium-arg", action="append", default=[], metavar="FLAG",
+                      help="extra Chromium flag (repeatable)")
+    pool.add_argument("--offline-external", action="store_true",
+                      help="resolve every host but localhost/127.0.0.1 to nothing (tests)")
 
     demo = sub.add_parser("demo", help="serve the built-in demo site and show each tool's output and tokens",
                           description="Serve the demo site on localhost and run the main tools on it, printing "
@@ -209,7 +244,8 @@ def _serve_http(parser: argparse.ArgumentParser, args: argparse.Namespace) -> in
     from .server.http import HttpOptions, check_bind, serve_http
 
     options = HttpOptions(host=args.host, port=args.port, auth_token=args.auth_token,
-                          shared_context=args.shared_context, idle_timeout=args.idle_timeout)
+                          shared_context=args.shared_context, idle_timeout=args.idle_timeout,
+                          allowed_hosts=tuple(args.allowed_hosts), access_log=args.access_log)
     try:
         check_bind(options)
         if args.user_data_dir and not args.shared_context:
@@ -222,6 +258,42 @@ def _serve_http(parser: argparse.ArgumentParser, args: argparse.Namespace) -> in
                                evaluate=not args.no_evaluate))
     except OSError as exc:
         print(f"browser-ctx: cannot serve on {args.host}:{args.port}: {exc.strerror or exc}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def _browser_server(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    options = BrowserServerOptions(host=args.host, port=args.port, auth_token=args.auth_token,
+                                   max_clients=args.max_clients)
+    launch = LaunchSettings(executable_path=args.executable_path or os.environ.get("BROWSER_CTX_EXECUTABLE"),
+                            headless=not args.headed, chromium_args=tuple(args.chromium_arg),
+                            offline_external=args.offline_external)
+    try:
+        check_options(options)
+    except ValueError as exc:
+        parser.error(str(exc))
+
+    async def run() -> None:
+        async with BrowserServer(launch, options) as server:
+            print(f"browser-ctx: browser server at {server.endpoint} ({server.executable}; "
+                  f"{'token required' if options.auth_token else 'no token: loopback only'}; "
+                  f"max {options.max_clients or 'unlimited'} clients; health: /healthz)", file=sys.stderr, flush=True)
+            task = asyncio.current_task()
+            loop = asyncio.get_running_loop()
+            assert task is not None
+            for sig in (signal.SIGTERM, signal.SIGINT):
+                with contextlib.suppress(NotImplementedError, RuntimeError):
+                    loop.add_signal_handler(sig, task.cancel)
+            with contextlib.suppress(asyncio.CancelledError):
+                await server.serve_forever()
+
+    try:
+        asyncio.run(run())
+    except BrowserCtxError as exc:
+        print(f"browser-ctx: {exc}", file=sys.stderr)
+        return 1
+    except OSError as exc:
+        print(f"browser-ctx: cannot listen on {args.host}:{args.port}: {exc.strerror or exc}", file=sys.stderr)
         return 1
     return 0
 
@@ -331,6 +403,8 @@ def main(argv: list[str] | None = None) -> int:
                 asyncio.run(device_options(args.device))
             except BrowserCtxError as exc:
                 parser.error(str(exc))
+    if args.command == "browser-server":
+        return _browser_server(parser, args)
     if args.command == "serve" and args.transport == "http":
         return _serve_http(parser, args)
     if args.command == "serve":

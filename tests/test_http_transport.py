@@ -26,7 +26,7 @@ from mcp.client.session import ClientSession
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 
-from browser_ctx.server.http import HttpOptions, check_bind, sdk_idle_timeout
+from browser_ctx.server.http import HttpOptions, check_bind, check_sdk, sdk_idle_timeout, security_settings
 from tests.support.client import TEST_SERVER_ARGS, result_text
 from tests.test_faults import alive, chromium_below, fault_site, processes_using, profiles_of  # noqa: F401
 
@@ -97,6 +97,20 @@ async def health(server: HttpServer, token: str | None = TOKEN) -> dict:
     return r.json()
 
 
+async def metrics(server: HttpServer, token: str | None = TOKEN) -> dict[str, float]:
+    """``GET /metrics`` parsed into ``{'name{labels}': value}`` (comments dropped)."""
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    async with httpx2.AsyncClient() as c:
+        r = await c.get(f"{server.base}/metrics", headers=headers)
+    assert r.status_code == 200 and r.headers["content-type"].startswith("text/plain"), r.status_code
+    found = {}
+    for line in r.text.splitlines():
+        if line and not line.startswith("#"):
+            name, _, value = line.rpartition(" ")
+            found[name] = float(value)
+    return found
+
+
 async def wait_health(server: HttpServer, pred, what: str, timeout: float = 60, token: str | None = TOKEN) -> dict:
     deadline = time.monotonic() + timeout
     while True:
@@ -164,23 +178,29 @@ async def test_token_isolation_idle_and_sigterm(fault_site: str):
         # The token: missing, wrong or malformed gets a bare 401 on every path; nothing else is revealed.
         async with httpx2.AsyncClient() as c:
             answers = [
-                await c.get(f"{server.base}/healthz"),
-                await c.get(f"{server.base}/healthz", headers={"Authorization": "Bearer wrong"}),
-                await c.get(f"{server.base}/healthz", headers={"Authorization": TOKEN}),
-                await c.get(f"{server.base}/healthz", headers={"Authorization": f"Basic {TOKEN}"}),
+                await c.get(f"{server.base}/metrics"),
+                await c.get(f"{server.base}/metrics", headers={"Authorization": "Bearer wrong"}),
+                await c.get(f"{server.base}/metrics", headers={"Authorization": TOKEN}),
+                await c.get(f"{server.base}/metrics", headers={"Authorization": f"Basic {TOKEN}"}),
                 await c.post(server.url, json={"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {}}),
                 await c.get(f"{server.base}/no-such-path"),
             ]
+            # The health paths answer without the token (balancers), with the status word only.
+            open_answers = [await c.get(f"{server.base}/healthz"), await c.get(f"{server.base}/livez"),
+                            await c.get(f"{server.base}/healthz", headers={"Authorization": "Bearer wrong"})]
         for r in answers:
             assert r.status_code == 401 and r.content == b"", (r.status_code, r.content)
             assert r.headers.get("www-authenticate") == "Bearer"
             assert "server" not in r.headers and "uvicorn" not in str(r.headers).lower()
+        for r in open_answers:
+            assert r.status_code == 200 and r.json() == {"status": "ok"}, (r.status_code, r.content)
         with pytest.raises(Exception):
             async with http_client(server.url, "wrong"):
                 pass
 
         h = await health(server)
-        assert h == {"status": "ok", "browser": "down", "sessions": 0, "contexts": 0, "mode": "per-session"}, h
+        assert h == {"status": "ok", "browser": "down", "sessions": 0, "contexts": 0, "tabs": 0,
+                     "mode": "per-session"}, h
 
         # Two agents at once: each sees only its own page, cookie and storage, in every result.
         alpha, bravo = await asyncio.gather(_as_client(server.url, fault_site, "alpha", 8),
@@ -189,6 +209,16 @@ async def test_token_isolation_idle_and_sigterm(fault_site: str):
             assert all(f"I am {mine}" in t and theirs not in t for t in seen), seen
         # Both clients ended (DELETE): their contexts are closed, the shared browser stays up.
         await wait_health(server, lambda h: h["sessions"] == 0 and h["contexts"] == 0, "after the clients left")
+
+        # /metrics (token): calls by tool and outcome, latency, tokens, and the pool's gauges.
+        m = await metrics(server)
+        assert m['browser_ctx_tool_calls_total{outcome="ok",tool="browser_navigate"}'] == 4, m
+        assert m['browser_ctx_tool_calls_total{outcome="ok",tool="browser_text"}'] == 18, m
+        assert m['browser_ctx_tool_call_seconds_count{tool="browser_text"}'] == 18, m
+        assert m['browser_ctx_tokens_returned_total{tool="browser_text"}'] > 18 * 10, m
+        assert m["browser_ctx_sessions"] == 0 and m["browser_ctx_contexts"] == 0 and m["browser_ctx_tabs"] == 0, m
+        assert m["browser_ctx_browser_up"] == 1 and m["browser_ctx_browser_reconnects_total"] == 0, m
+        assert not any("who.html" in k or "alpha" in k for k in m), "page data in a metric label"
 
         # Idle expiry: a client that stays connected but silent loses its context, and is told so.
         async with http_client(server.url, TOKEN) as s:
@@ -206,8 +236,39 @@ async def test_token_isolation_idle_and_sigterm(fault_site: str):
         assert "Traceback" not in server.stderr(), server.stderr()[-3000:]
 
 
+def test_sdk_private_connection_is_where_we_read_it():
+    """browser-ctx reads the SDK's private ServerSession._connection in one place; a new SDK that moves it fails
+    here (and at server start), not silently (sessions would never be closed)."""
+    check_sdk()
+
+
+def test_allowed_hosts_settings():
+    local = security_settings(HttpOptions())
+    assert local.enable_dns_rebinding_protection and "127.0.0.1:*" in local.allowed_hosts
+    extra = security_settings(HttpOptions(allowed_hosts=("mcp.example.test", "b.example.test:8443")))
+    assert {"mcp.example.test", "mcp.example.test:*", "b.example.test:8443"} <= set(extra.allowed_hosts)
+    assert "b.example.test:8443:*" not in extra.allowed_hosts and "localhost:*" in extra.allowed_hosts
+    public = security_settings(HttpOptions(host="0.0.0.0", auth_token="t", allowed_hosts=("mcp.example.test",)))
+    assert public.allowed_hosts == ["mcp.example.test", "mcp.example.test:*"]
+    assert not security_settings(HttpOptions(host="0.0.0.0", auth_token="t")).enable_dns_rebinding_protection
+    for bad in ("http://x", "a b", ":80", ""):
+        with pytest.raises(ValueError):
+            check_bind(HttpOptions(allowed_hosts=(bad,)))
+
+
 async def test_shared_context_and_sigint(fault_site: str):
-    async with http_server("--shared-context", stop=signal.SIGINT) as server:
+    async with http_server("--shared-context", "--allowed-hosts", "mcp.example.test", "--access-log",
+                           stop=signal.SIGINT) as server:
+        # Host: the proxy's public name is accepted once listed; any other name gets 421.
+        init = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+                "params": {"protocolVersion": "2025-06-18", "capabilities": {},
+                           "clientInfo": {"name": "t", "version": "1"}}}
+        hdrs = {"Accept": "application/json, text/event-stream"}
+        async with httpx2.AsyncClient() as c:
+            listed = await c.post(server.url, json=init, headers={**hdrs, "Host": "mcp.example.test"})
+            other = await c.post(server.url, json=init, headers={**hdrs, "Host": "evil.example.test"})
+        assert listed.status_code == 200, (listed.status_code, listed.text[:200])
+        assert other.status_code == 421, other.status_code
         async with http_client(server.url) as a, http_client(server.url) as b:
             assert not (await a.call_tool("browser_navigate", {"url": f"{fault_site}/who.html?name=alpha"})).is_error
             seen_by_b = result_text(await b.call_tool("browser_text", {"target": "#who"}))
@@ -217,3 +278,8 @@ async def test_shared_context_and_sigint(fault_site: str):
         code, before, after = stop_and_count(server, signal.SIGINT)
         assert after == 0 and code == 0, (code, before, after, server.stderr()[-2000:])
         assert "Traceback" not in server.stderr() and "KeyboardInterrupt" not in server.stderr(), server.stderr()
+        # The access log: one line per request and per call, no page data.
+        log = server.stderr()
+        assert re.search(r"access: .* POST /mcp 200 \d+ms session=\w{8}", log), log[-2000:]
+        assert re.search(r"call tool=browser_navigate outcome=ok ms=\d+ tokens=\d+ session=\w{8}", log), log[-2000:]
+        assert "who.html" not in log and "alpha" not in log, log[-2000:]

@@ -20,43 +20,46 @@ them (0.25 s, 0.5 s, 1 s, …). If every attempt fails the call gets one
 :class:`~browser_ctx.BrowserLaunchError` line naming the endpoint, and the next call tries again.
 The first call that succeeds afterwards carries a note saying the connection was lost and restored.
 
-Scale-out: run the browsers as a pool of Playwright servers (``npx playwright run-server --port P`` or
-``python -m playwright run-server --port P`` on each browser host; with ``--unsafe`` a client may send
-``x-playwright-launch-options`` through ``--remote-header``), or Browserless / a Selenium Grid 4 node
-over CDP, and start N ``browser-ctx serve --transport http --ws-endpoint ws://host:P/`` servers behind
-a load balancer that keeps an MCP session on one server (route on the ``Mcp-Session-Id`` header).
-Each client session gets its own context in that server's remote browser, so sessions never see each
-other's cookies, storage or tabs; a browser host that dies costs only its sessions' pages, and their
-next calls reconnect (to the same endpoint, which the pool's supervisor restarts).
+Errors name the cause: nothing listening at the endpoint, a refused token or path (401/403/400/404 on the
+WebSocket upgrade), or a Playwright server without a browser of its own (``Executable doesn't exist``:
+``playwright run-server`` launches only Playwright's downloaded browsers; :mod:`.browser_server` serves the
+system Chromium instead). The last two are not retried: retrying cannot fix them.
+
+Scale-out: run the browsers as a pool of ``browser-ctx browser-server`` processes (see
+:mod:`.browser_server`), or Browserless / a Selenium Grid 4 node over CDP, and start N
+``browser-ctx serve --transport http --ws-endpoint ws://host:P/`` servers behind a load balancer that keeps
+an MCP session on one server (``deploy/haproxy.cfg``). Each client session gets its own context in that
+server's remote browser, so sessions never see each other's cookies, storage or tabs; a browser host that
+dies costs only its sessions' pages, and their next calls reconnect.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import re
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from playwright.async_api import Browser, BrowserContext, Playwright, async_playwright
+from playwright.async_api import Error as PlaywrightError
 
 from .._errors import BrowserCtxError, BrowserLaunchError, one_line
 from ..settings import LaunchSettings
+from .extract import register_ref_engine
 from .launcher import chromium_args, find_executable
 
-__all__ = ["BrowserProvider", "RemoteBrowser", "LaunchedBrowser", "BACKOFF_START_S"]
+__all__ = ["BrowserProvider", "RemoteBrowser", "LaunchedBrowser", "BACKOFF_START_S", "PROBE_TIMEOUT_S",
+           "explain_connect_error"]
 
 log = logging.getLogger("browser_ctx")
 
 #: First wait between connection attempts, in seconds; doubled after each failed attempt.
 BACKOFF_START_S = 0.25
-
-
-async def _register_ref_engine(pw: Playwright) -> None:
-    try:
-        from .extract import register_ref_engine
-    except ImportError:  # pragma: no cover - extractor not built yet
-        return
-    await register_ref_engine(pw)
+#: Seconds a readiness probe (:meth:`BrowserProvider.available`) may take to reach a remote endpoint.
+PROBE_TIMEOUT_S = 1.0
+#: Seconds closing the browser (or stopping Playwright) may take before it is abandoned.
+_CLOSE_TIMEOUT_S = 10
 
 
 class BrowserProvider:
@@ -73,11 +76,18 @@ class BrowserProvider:
         self._browser: Browser | None = None
         self._lock = asyncio.Lock()
         self._closed = False
+        #: Successful launches / connections so far; every one after the first is a relaunch or reconnect.
+        self.starts = 0
 
     @property
     def up(self) -> bool:
         """Whether the browser is currently launched/connected."""
         return self._browser is not None and self._browser.is_connected()
+
+    @property
+    def reconnects(self) -> int:
+        """Relaunches or reconnections after the first start (for metrics)."""
+        return max(0, self.starts - 1)
 
     @property
     def browser(self) -> Browser | None:
@@ -88,6 +98,13 @@ class BrowserProvider:
         """The note a session adds to the first call after the browser went away."""
         return "The browser had closed or crashed; relaunched it (tabs and page state were lost)."
 
+    async def available(self) -> bool:
+        """Whether a call could get a browser now: it is up, or it could be launched / reached.
+
+        Cheap enough for a health check every second: never launches or connects a browser.
+        """
+        return self.up and not self._closed
+
     async def _start(self) -> Browser:
         raise NotImplementedError
 
@@ -95,14 +112,14 @@ class BrowserProvider:
         async with self._lock:
             if self._closed:
                 raise BrowserLaunchError("The server is shutting down; no browser is available.")
-            if self.up:
-                assert self._browser is not None
+            if self._browser is not None and self._browser.is_connected():
                 return self._browser
             if self._pw is None:
                 self._pw = await async_playwright().start()
-                await _register_ref_engine(self._pw)
+                await register_ref_engine(self._pw)
             browser = await self._start()
             self._browser = browser
+            self.starts += 1
             browser.on("disconnected", self._on_disconnected)
             return browser
 
@@ -133,7 +150,7 @@ class BrowserProvider:
                 return default, False
             try:
                 return await browser.new_context(**options), True
-            except Exception as exc:  # noqa: BLE001 - the browser died between the check and the call
+            except PlaywrightError as exc:  # the browser died between the check and the call: retried once
                 if attempt or browser.is_connected():
                     raise BrowserLaunchError(f"Could not open a browser context in {self.label}: "
                                              f"{one_line(str(exc), 200)}") from exc
@@ -149,19 +166,19 @@ class BrowserProvider:
         browser, self._browser = self._browser, None
         if browser is not None:
             try:
-                await asyncio.wait_for(browser.close(), 10)
-            except Exception:  # noqa: BLE001 - already gone
-                pass
+                await asyncio.wait_for(browser.close(), _CLOSE_TIMEOUT_S)
+            except (TimeoutError, PlaywrightError) as exc:  # already gone: nothing left to close
+                log.debug("closing %s: %s", self.label, one_line(str(exc), 120))
         pw, self._pw = self._pw, None
         if pw is not None:
             try:
-                await asyncio.wait_for(pw.stop(), 10)
-            except Exception:  # noqa: BLE001
-                pass
+                await asyncio.wait_for(pw.stop(), _CLOSE_TIMEOUT_S)
+            except (TimeoutError, PlaywrightError, OSError) as exc:  # the driver is already gone
+                log.debug("stopping Playwright: %s", one_line(str(exc), 120))
 
 
 def _redact_url(url: str) -> str:
-    """``url`` without credentials or query (endpoints often carry a token there)."""
+    """``url`` without credentials, path or query (endpoints often carry a token there)."""
     try:
         parts = urlsplit(url)
     except ValueError:
@@ -169,7 +186,41 @@ def _redact_url(url: str) -> str:
     netloc = parts.hostname or ""
     if parts.port:
         netloc += f":{parts.port}"
-    return urlunsplit((parts.scheme, netloc, parts.path, "", ""))
+    path = parts.path if parts.path in ("", "/") else "/…"  # a path may be the secret itself
+    return urlunsplit((parts.scheme, netloc, path, "", ""))
+
+
+_MISSING_EXECUTABLE = re.compile(r"Executable doesn't exist at (\S+)")
+_UPGRADE_REFUSED = re.compile(r"\b(400|401|403|404|503) [A-Z][A-Za-z ]+\b")
+
+
+def explain_connect_error(label: str, message: str) -> tuple[str, bool]:
+    """Say why connecting to a remote browser failed, and whether retrying can help.
+
+    Args:
+        label: ``"the browser at ws://host:port/"`` (no credentials).
+        message: Playwright's error text.
+
+    Returns:
+        ``(sentence, retry)``: one sentence naming the cause and the fix; ``retry`` is False when
+        waiting cannot fix it (no browser installed there, a refused token or path).
+    """
+    missing = _MISSING_EXECUTABLE.search(message)
+    if missing:
+        return (f"{label} is a Playwright server without a browser it can launch (it looked for "
+                f"{missing.group(1)}). Start the pool with `browser-ctx browser-server`, which serves this "
+                "machine's Chrome/Chromium, or run `python -m playwright install chromium` on that host.", False)
+    refused = _UPGRADE_REFUSED.search(message)
+    if refused:
+        code = refused.group(1)
+        if code == "503":
+            return (f"{label} is full (503: every --max-clients slot is taken); the next call tries again.", True)
+        return (f"{label} refused the connection ({refused.group(0)}): check the endpoint path and the token "
+                "sent with --remote-header 'Authorization: Bearer …'.", False)
+    if "ECONNREFUSED" in message or "ECONNRESET" in message or "ENOTFOUND" in message or "EHOSTUNREACH" in message:
+        return (f"Nothing answers at {label} ({one_line(message, 120)}): start the browser server there, or fix "
+                "--ws-endpoint / --cdp-endpoint; the next call tries again.", True)
+    return (f"Could not connect to {label} ({one_line(message, 160)}); the next call tries again.", True)
 
 
 class RemoteBrowser(BrowserProvider):
@@ -212,6 +263,26 @@ class RemoteBrowser(BrowserProvider):
         return (f"Lost the connection to {self.label}; reconnected (tabs this server had opened there "
                 "were lost).")
 
+    async def available(self) -> bool:
+        """Connected, or the endpoint accepts a TCP connection within :data:`PROBE_TIMEOUT_S` (no browser is
+        launched and no WebSocket opened: a probe costs the remote side nothing)."""
+        if self._closed:
+            return False
+        if self.up:
+            return True
+        parts = urlsplit(self.endpoint)
+        port = parts.port or (443 if parts.scheme in ("https", "wss") else 80)
+        try:
+            _reader, writer = await asyncio.wait_for(asyncio.open_connection(parts.hostname, port), PROBE_TIMEOUT_S)
+        except (TimeoutError, OSError):
+            return False
+        writer.close()
+        try:
+            await asyncio.wait_for(writer.wait_closed(), PROBE_TIMEOUT_S)
+        except (TimeoutError, OSError):  # closing a probe socket may fail; the endpoint answered anyway
+            pass
+        return True
+
     async def _start(self) -> Browser:
         assert self._pw is not None
         headers = dict(self.launch.remote_headers) or None
@@ -219,6 +290,7 @@ class RemoteBrowser(BrowserProvider):
         attempts = max(1, self.launch.connect_attempts)
         delay = BACKOFF_START_S
         last: BaseException | None = None
+        why = ""
         for attempt in range(attempts):
             self.attempts += 1
             try:
@@ -229,18 +301,19 @@ class RemoteBrowser(BrowserProvider):
                     browser = await self._pw.chromium.connect(self.endpoint, timeout=timeout, headers=headers)
                 log.info("connected to %s (%s)", self.label, browser.version)
                 return browser
-            except Exception as exc:  # noqa: BLE001 - retried, then reported in one line
+            except (TimeoutError, PlaywrightError, OSError) as exc:  # retried, then reported in one line
                 self.failures += 1
                 last = exc
+                why, retry = explain_connect_error(self.label, str(exc))
                 log.warning("connecting to %s failed (attempt %d of %d): %s", self.label, attempt + 1, attempts,
                             one_line(str(exc), 160))
+                if not retry:
+                    raise BrowserLaunchError(f"Could not connect: {why}") from exc
                 if attempt + 1 < attempts:
                     await asyncio.sleep(delay)
                     delay *= 2
         assert last is not None
-        raise BrowserLaunchError(
-            f"Could not connect to {self.label} after {attempts} attempts ({one_line(str(last), 160)}). "
-            "Check the browser is running and reachable; the next call tries again.") from last
+        raise BrowserLaunchError(f"Could not connect to {self.label} after {attempts} attempts. {why}") from last
 
 
 class LaunchedBrowser(BrowserProvider):
@@ -272,9 +345,19 @@ class LaunchedBrowser(BrowserProvider):
         try:
             browser = await self._pw.chromium.launch(executable_path=executable, headless=launch.headless,
                                                      args=chromium_args(launch))
-        except BrowserCtxError:
-            raise
-        except Exception as exc:  # noqa: BLE001 - every launch failure becomes one line
+        except PlaywrightError as exc:  # every launch failure becomes one line
             raise BrowserLaunchError(f"Could not start {executable}: {one_line(str(exc), 240)}") from exc
         log.info("launched %s (%s) shared by the HTTP sessions", executable, browser.version)
         return browser
+
+    async def available(self) -> bool:
+        """Launched, or a browser executable is found (nothing is launched to check)."""
+        if self._closed:
+            return False
+        if self.up:
+            return True
+        try:
+            find_executable(self.launch)
+        except BrowserCtxError:
+            return False
+        return True

@@ -4,21 +4,35 @@ Served with the SDK's :class:`~mcp.server.streamable_http_manager.StreamableHTTP
 (via ``Server.streamable_http_app``) on uvicorn:
 
 - ``POST/GET/DELETE /mcp``: the MCP endpoint (stateful sessions, ``Mcp-Session-Id`` header).
-- ``GET /healthz``: ``{"status": "ok", "browser": "up"|"down", "sessions": N, "contexts": M,
-  "mode": "per-session"|"shared"}``; never any page data. ``browser`` is ``down`` until the first
-  call launches (or connects to) the browser, and after it crashed until the next call.
+- ``GET /livez``: liveness: ``200 {"status": "ok"}`` while the process serves, ``503`` while it shuts down.
+- ``GET /healthz``: readiness, for load balancers: ``200`` when a call could get a browser now (it is up,
+  or it can be launched: an executable is found; or reached: the remote endpoint accepts a TCP connection),
+  else ``503`` (browser endpoint unreachable, no executable, shutting down). The body is
+  ``{"status": "ok"|"unavailable"|"shutting down"}``; a request with the token (or any request when no
+  token is set) also gets ``"browser": "up"|"down"``, ``"sessions"``, ``"contexts"``, ``"tabs"`` and
+  ``"mode": "per-session"|"shared"``. ``browser`` is ``down`` until the first call launches (or connects
+  to) the browser, and after it crashed until the next call; that alone is not a 503.
+- ``GET /metrics``: Prometheus metrics (:mod:`.metrics`).
 
-Binding: ``127.0.0.1`` by default (DNS-rebinding protection on: only ``Host: 127.0.0.1|localhost``
-accepted). Any other ``--host`` is refused unless ``--auth-token`` (or ``$BROWSER_CTX_AUTH_TOKEN``)
-is set. With a token, every request, ``/healthz`` included, must send ``Authorization: Bearer
-<token>``; a wrong or missing token gets a bare ``401`` with ``WWW-Authenticate: Bearer`` and an
-empty body, whatever the path.
+What the token protects: with ``--auth-token`` (or ``$BROWSER_CTX_AUTH_TOKEN``), every request but
+``/livez`` and ``/healthz`` must send ``Authorization: Bearer <token>``; a wrong or missing token gets a bare
+``401`` with ``WWW-Authenticate: Bearer`` and an empty body, whatever the path. The two health paths answer
+without it (balancers often cannot send headers) and then say only the status word: no page data, URL,
+count or session id is ever served without the token. Anything but ``127.0.0.1``/``localhost``/``::1`` as
+``--host`` is refused without a token.
+
+Host header: bound to a loopback address, only ``Host: 127.0.0.1|localhost|[::1]`` (any port) is accepted
+(DNS-rebinding protection; anything else gets ``421``). ``--allowed-hosts a.example,b.example:8443`` adds
+names (without a port: any port), for a proxy that passes the public ``Host``; with a non-loopback
+``--host`` and ``--allowed-hosts`` only those names are accepted, without it any name (the token protects).
 
 Sessions: each MCP client session gets its own :class:`~browser_ctx.browser.session.BrowserSession`
 with its own browser context (cookies, storage, tabs, console/network captures, read-on captures),
 all in one shared Chromium (or remote browser). ``--shared-context`` gives every client the same
 session instead (one context, shared tabs; required with ``--user-data-dir``). Requests that carry
-no session id (stateless clients) use the shared session.
+no session id (stateless clients) use the shared session. Sessions live in this process only: after a
+server restart a client's ``Mcp-Session-Id`` is unknown (``404 Session not found``) and it must
+initialize again, with a fresh context.
 
 Idle timeout (``--idle-timeout``, default :data:`DEFAULT_IDLE_TIMEOUT_S` = 1,800 s): a client's
 browser session with no tool call for that long is closed and its context freed (checked every
@@ -26,6 +40,10 @@ browser session with no tool call for that long is closed and its context freed 
 The SDK also ends MCP sessions with no request in flight (a client that vanished) after
 ``max(2 × timeout, timeout + 60)`` s (:func:`sdk_idle_timeout`); an open GET stream counts as in flight.
 The shared session of ``--shared-context`` is never closed for idleness.
+
+Access log (``--access-log``): one line per HTTP request on stderr (logger ``browser_ctx.access``): method,
+path (never the query), status, milliseconds and the first 8 characters of the MCP session id; and one
+line per tool call: tool, outcome, milliseconds, tokens. Never arguments, URLs or page text.
 
 Shutdown (SIGTERM, SIGINT): open requests get up to :data:`GRACEFUL_SHUTDOWN_S` seconds, then every
 session is closed and the browser with them.
@@ -36,6 +54,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hmac
+import inspect
 import logging
 import signal
 import socket
@@ -46,20 +65,28 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+import uvicorn
+from mcp.server.connection import Connection
+from mcp.server.session import ServerSession
+from mcp.server.transport_security import TransportSecuritySettings
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .._errors import BrowserCtxError
+from ..browser.launcher import find_executable
 from ..browser.remote import BrowserProvider, LaunchedBrowser, RemoteBrowser
 from ..browser.session import BrowserSession
 from ..settings import Settings
+from .app import create_server, select_tools
+from .metrics import CONTENT_TYPE, PoolStats, ServerMetrics
 
-__all__ = ["HttpOptions", "SessionPool", "BearerAuth", "build_app", "serve_http", "DEFAULT_IDLE_TIMEOUT_S",
-           "LOCAL_HOSTS", "check_bind"]
+__all__ = ["HttpOptions", "SessionPool", "BearerAuth", "AccessLog", "build_app", "serve_http",
+           "DEFAULT_IDLE_TIMEOUT_S", "LOCAL_HOSTS", "OPEN_PATHS", "check_bind", "check_sdk", "security_settings"]
 
 log = logging.getLogger("browser_ctx")
+access_log = logging.getLogger("browser_ctx.access")
 
 #: Seconds without a tool call after which a client's browser session is closed (30 minutes).
 DEFAULT_IDLE_TIMEOUT_S = 1800.0
@@ -67,10 +94,17 @@ DEFAULT_IDLE_TIMEOUT_S = 1800.0
 GRACEFUL_SHUTDOWN_S = 3
 #: Hosts that may be bound without an auth token.
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
+#: ``Host`` header values accepted by a loopback-bound server (any port).
+_LOCAL_HOST_HEADERS = ("127.0.0.1:*", "localhost:*", "[::1]:*", "127.0.0.1", "localhost", "[::1]")
 #: Path of the MCP endpoint.
 MCP_PATH = "/mcp"
+#: Paths answered without the Bearer token: the status word only (see the module docstring).
+OPEN_PATHS = frozenset({"/livez", "/healthz"})
+#: ASGI scope key set by :class:`BearerAuth`: whether the request carried the right token.
+AUTHORIZED = "browser_ctx.authorized"
 #: Seconds one session may take to close (its context) on shutdown or expiry.
 _CLOSE_TIMEOUT_S = 10
+#: Expired session ids remembered (to tell a returning client its context was reset).
 _EXPIRED_KEPT = 1000
 
 
@@ -84,6 +118,9 @@ class HttpOptions:
         auth_token: the Bearer token every request must carry; ``None`` = no check (local only).
         shared_context: one browser session for all clients instead of one per client.
         idle_timeout: seconds without a tool call before a client's browser session is closed.
+        allowed_hosts: extra ``Host`` header values accepted (``name`` = any port, or ``name:port``), for a
+            proxy that passes the public host name (``--allowed-hosts``); default none.
+        access_log: log one line per HTTP request and per tool call on stderr (``--access-log``).
     """
 
     host: str = "127.0.0.1"
@@ -91,6 +128,8 @@ class HttpOptions:
     auth_token: str | None = None
     shared_context: bool = False
     idle_timeout: float = DEFAULT_IDLE_TIMEOUT_S
+    allowed_hosts: tuple[str, ...] = ()
+    access_log: bool = False
 
 
 def sdk_idle_timeout(idle_timeout: float) -> float:
@@ -99,11 +138,11 @@ def sdk_idle_timeout(idle_timeout: float) -> float:
 
 
 def check_bind(options: HttpOptions) -> None:
-    """Refuse a non-local bind without a token.
+    """Refuse a non-local bind without a token, and malformed options.
 
     Raises:
         ValueError: ``options.host`` is not a loopback name and no ``auth_token`` is set, or the token is empty,
-            or ``idle_timeout`` is not positive.
+            or ``idle_timeout`` is not positive, or an ``allowed_hosts`` entry is not a host name.
     """
     if options.auth_token is not None and not options.auth_token.strip():
         raise ValueError("--auth-token is empty")
@@ -112,20 +151,60 @@ def check_bind(options: HttpOptions) -> None:
                          "(or $BROWSER_CTX_AUTH_TOKEN); clients then send it as a Bearer token")
     if not options.idle_timeout > 0:
         raise ValueError("--idle-timeout must be a positive number of seconds")
+    for name in options.allowed_hosts:
+        if not name or any(c in name for c in "/ @?#,") or name.startswith(":"):
+            raise ValueError(f"--allowed-hosts: {name!r} is not a host name (give names like mcp.example.com or "
+                             "mcp.example.com:8443, comma-separated)")
 
 
-# -- sessions ------------------------------------------------------------------------------------
+def security_settings(options: HttpOptions) -> TransportSecuritySettings:
+    """The SDK's ``Host``/``Origin`` checks for ``options`` (see "Host header" in the module docstring)."""
+    local = options.host in LOCAL_HOSTS
+    extra: list[str] = []
+    for name in options.allowed_hosts:
+        extra.append(name)
+        if ":" not in name.rsplit("]", 1)[-1]:  # no port given ("name", "[::1]"): any port
+            extra.append(f"{name}:*")
+    if not local and not extra:
+        # Reached under any name; the Bearer token is what protects it.
+        return TransportSecuritySettings(enable_dns_rebinding_protection=False)
+    hosts = [*(_LOCAL_HOST_HEADERS if local else ()), *extra]
+    origins = [f"{scheme}://{h}" for h in hosts for scheme in ("http", "https")]
+    return TransportSecuritySettings(enable_dns_rebinding_protection=True, allowed_hosts=hosts,
+                                     allowed_origins=origins)
 
 
-@dataclass
-class _Client:
-    session: BrowserSession
-    last_used: float
+# -- the SDK's private connection ------------------------------------------------------------------
 
 
-def _connection_of(ctx: Any) -> Any:
-    # The SDK's request context does not expose the connection publicly yet; its ServerSession holds it.
+def _connection_of(ctx: Any) -> Connection | None:
+    """The request's per-client :class:`~mcp.server.connection.Connection`, or ``None``.
+
+    The ONE place browser-ctx touches the SDK's private API: mcp 2.x hands handlers a
+    ``ServerRequestContext`` whose ``session`` (a ``ServerSession``) keeps the connection in the private
+    ``_connection`` attribute; there is no public accessor yet. We need it for the session id and to
+    close a client's browser context when its MCP session ends (``connection.exit_stack``, ``state``).
+    :func:`check_sdk` (run by :func:`build_app`, and by the tests) fails loudly if a new SDK moves it.
+    """
     return getattr(getattr(ctx, "session", None), "_connection", None)
+
+
+def check_sdk() -> None:
+    """Check the installed ``mcp`` SDK still keeps the connection where :func:`_connection_of` reads it.
+
+    Raises:
+        RuntimeError: ``ServerSession`` no longer stores ``_connection``, or ``Connection`` lost
+            ``session_id``, ``state`` or ``exit_stack``; the message names the SDK version to pin.
+    """
+    missing = [f for f in ("session_id", "state", "exit_stack") if f not in getattr(Connection, "__annotations__", {})]
+    try:
+        stores = "self._connection = connection" in inspect.getsource(ServerSession.__init__)
+    except (OSError, TypeError):  # no source available (zipped install): trust the annotations check
+        stores = True
+    if missing or not stores:
+        raise RuntimeError("this mcp SDK version changed ServerSession._connection / Connection "
+                           f"(missing: {', '.join(missing) or '_connection'}); browser-ctx's HTTP transport needs "
+                           "an update (see browser_ctx.server.http._connection_of), or install mcp 2.3")
 
 
 def _session_key(ctx: Any) -> str | None:
@@ -137,6 +216,15 @@ def _session_key(ctx: Any) -> str | None:
     if headers is not None:
         return headers.get("mcp-session-id") or None
     return None
+
+
+# -- sessions ------------------------------------------------------------------------------------
+
+
+@dataclass
+class _Client:
+    session: BrowserSession
+    last_used: float
 
 
 class SessionPool:
@@ -164,6 +252,13 @@ class SessionPool:
         self._closing = False
         #: Client sessions closed for idleness so far.
         self.expired_count = 0
+        #: The server's metrics (set by :func:`build_app`).
+        self.metrics: ServerMetrics | None = None
+
+    @property
+    def closing(self) -> bool:
+        """Whether the server is shutting down."""
+        return self._closing
 
     async def __aenter__(self) -> SessionPool:
         launch = self.settings.launch
@@ -183,15 +278,13 @@ class SessionPool:
         self._closing = True
         if self._reaper is not None:
             self._reaper.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
+            with contextlib.suppress(asyncio.CancelledError):
                 await self._reaper
             self._reaper = None
-        sessions = {id(c.session): c.session for c in self._clients.values()}
+        sessions = self._sessions()
         self._clients.clear()
-        if self._shared is not None:
-            sessions[id(self._shared)] = self._shared
-            self._shared = None
-        await asyncio.gather(*(self._close(s) for s in sessions.values()))
+        self._shared = None
+        await asyncio.gather(*(self._close(s) for s in sessions))
         if self.provider is not None:
             await self.provider.close()
 
@@ -199,8 +292,15 @@ class SessionPool:
     async def _close(session: BrowserSession) -> None:
         try:
             await asyncio.wait_for(session.close(), _CLOSE_TIMEOUT_S)
-        except Exception as exc:  # noqa: BLE001 - closing must not fail shutdown
+        except Exception as exc:  # noqa: BLE001 - closing one session must never fail shutdown or expiry
             log.debug("closing a session failed: %s", exc)
+
+    def _sessions(self) -> list[BrowserSession]:
+        """Every distinct browser session (client ones and the shared one)."""
+        sessions = {id(c.session): c.session for c in self._clients.values()}
+        if self._shared is not None:
+            sessions[id(self._shared)] = self._shared
+        return list(sessions.values())
 
     def _shared_session(self) -> BrowserSession:
         if self._shared is None:
@@ -240,6 +340,14 @@ class SessionPool:
         client.last_used = now
         return client.session
 
+    def peek_session(self, ctx: Any) -> BrowserSession | None:
+        """The browser session a request was served with, without creating one (``None`` if it has none)."""
+        key = _session_key(ctx)
+        if key is None:
+            return self._shared
+        client = self._clients.get(key)
+        return client.session if client is not None else None
+
     async def _end(self, key: str) -> None:
         """The MCP session ``key`` ended: close its browser session."""
         client = self._clients.pop(key, None)
@@ -252,7 +360,7 @@ class SessionPool:
             await asyncio.sleep(period)
             try:
                 await self.reap_idle()
-            except Exception:  # noqa: BLE001 - the reaper must keep running
+            except Exception:  # noqa: BLE001 - the reaper's last line of defence: it must keep running
                 log.exception("closing idle sessions failed")
 
     async def reap_idle(self) -> int:
@@ -274,22 +382,46 @@ class SessionPool:
             await self._close(client.session)
         return closed
 
-    def health(self) -> dict[str, Any]:
-        """Return the health report: browser up/down, client session and context counts (no page data)."""
+    @property
+    def browser_up(self) -> bool:
+        """Whether the browser is launched / connected right now."""
         if self.provider is not None:
-            up = self.provider.up
-        else:
-            up = self._shared is not None and self._shared.running
-        sessions = {id(c.session): c.session for c in self._clients.values()}
-        if self._shared is not None:
-            sessions[id(self._shared)] = self._shared
-        return {
-            "status": "shutting down" if self._closing else "ok",
-            "browser": "up" if up else "down",
-            "sessions": len(self._clients),
-            "contexts": sum(1 for s in sessions.values() if s.running),
-            "mode": "shared" if self.shared_context else "per-session",
-        }
+            return self.provider.up
+        return self._shared is not None and self._shared.running
+
+    def stats(self) -> PoolStats:
+        """Count sessions, contexts and tabs (for ``/healthz`` and ``/metrics``; no page data)."""
+        sessions = self._sessions()
+        return PoolStats(sessions=len(self._clients), contexts=sum(1 for s in sessions if s.running),
+                         tabs=sum(len(s.tabs) for s in sessions if s.running), browser_up=self.browser_up,
+                         expired=self.expired_count,
+                         reconnects=self.provider.reconnects if self.provider is not None else 0)
+
+    async def ready(self) -> bool:
+        """Whether a call could get a browser now (see ``/healthz`` in the module docstring)."""
+        if self._closing:
+            return False
+        if self.provider is not None:
+            return await self.provider.available()
+        if self.browser_up:
+            return True
+        try:
+            find_executable(self.settings.launch)
+        except BrowserCtxError:
+            return False
+        return True
+
+    async def health(self, *, detail: bool = True) -> tuple[int, dict[str, Any]]:
+        """Return the readiness ``(HTTP status, report)``: 200 or 503, and the status word, plus (with
+        ``detail``) browser up/down, session, context and tab counts, and the mode. Never page data."""
+        ready = await self.ready()
+        status = "shutting down" if self._closing else "ok" if ready else "unavailable"
+        report: dict[str, Any] = {"status": status}
+        if detail:
+            s = self.stats()
+            report.update(browser="up" if s.browser_up else "down", sessions=s.sessions, contexts=s.contexts,
+                          tabs=s.tabs, mode="shared" if self.shared_context else "per-session")
+        return (200 if ready else 503), report
 
 
 # -- HTTP app ------------------------------------------------------------------------------------
@@ -299,12 +431,14 @@ class BearerAuth:
     """ASGI middleware: every HTTP request must carry ``Authorization: Bearer <token>``.
 
     A wrong or missing token gets ``401`` with ``WWW-Authenticate: Bearer`` and an empty body; nothing
-    about the server, the path or the reason is revealed. The comparison is constant-time.
+    about the server, the path or the reason is revealed. The comparison is constant-time. Paths in
+    ``open_paths`` pass without the token; the scope's ``"browser_ctx.authorized"`` says whether it was given.
     """
 
-    def __init__(self, app: ASGIApp, token: str) -> None:
+    def __init__(self, app: ASGIApp, token: str, open_paths: frozenset[str] = frozenset()) -> None:
         self.app = app
         self._token = token.encode("utf-8")
+        self._open = open_paths
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http":
@@ -314,48 +448,103 @@ class BearerAuth:
                     value = header
                     break
             scheme, _, given = value.partition(b" ")
-            if scheme.lower() != b"bearer" or not hmac.compare_digest(given.strip(), self._token):
+            ok = scheme.lower() == b"bearer" and hmac.compare_digest(given.strip(), self._token)
+            if not ok and scope.get("path") not in self._open:
                 await Response(status_code=401, headers={"WWW-Authenticate": "Bearer"})(scope, receive, send)
                 return
+            scope[AUTHORIZED] = ok
         await self.app(scope, receive, send)
+
+
+class AccessLog:
+    """ASGI middleware: one ``browser_ctx.access`` line per HTTP request (``--access-log``).
+
+    ``METHOD PATH STATUS MSms session=XXXXXXXX``: the path never with its query, the MCP session id cut to
+    its first 8 characters; no bodies, no headers, no client address.
+    """
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = time.perf_counter()
+        status = 0
+        sid = ""
+        for name, value in scope.get("headers", ()):
+            if name == b"mcp-session-id":
+                sid = value.decode("latin-1")
+
+        async def send_and_note(message: Message) -> None:
+            nonlocal status, sid
+            if message["type"] == "http.response.start":
+                status = int(message["status"])
+                for name, value in message.get("headers", ()):
+                    if name.lower() == b"mcp-session-id":
+                        sid = value.decode("latin-1")
+            await send(message)
+
+        try:
+            await self.app(scope, receive, send_and_note)
+        finally:
+            access_log.info("%s %s %d %.0fms session=%s", scope.get("method", "-"), scope.get("path", "-"), status,
+                            (time.perf_counter() - started) * 1000, sid[:8] or "-")
+
+
+def _authorized(request: Request, options: HttpOptions) -> bool:
+    return not options.auth_token or bool(request.scope.get(AUTHORIZED))
 
 
 def build_app(settings: Settings, options: HttpOptions, *, caps: tuple[str, ...] = ("default",),
               evaluate: bool = True) -> tuple[ASGIApp, SessionPool]:
-    """Build the ASGI app (MCP endpoint at ``/mcp``, ``/healthz``) and its session pool.
+    """Build the ASGI app (MCP endpoint at ``/mcp``, ``/livez``, ``/healthz``, ``/metrics``) and its session pool.
 
     Returns:
-        ``(app, pool)``; the app's lifespan opens and closes the pool.
+        ``(app, pool)``; the app's lifespan opens and closes the pool. ``pool.metrics`` is the server's
+        :class:`~browser_ctx.server.metrics.ServerMetrics` (its own registry).
 
     Raises:
         ValueError: see :func:`check_bind`.
+        RuntimeError: see :func:`check_sdk`.
     """
-    from .app import create_server
-
     check_bind(options)
+    check_sdk()
     pool = SessionPool(settings, shared_context=options.shared_context, idle_timeout=options.idle_timeout)
     server = create_server(settings, caps=caps, evaluate=evaluate, pool=pool)
+    metrics = ServerMetrics(pool.stats, pool.peek_session, (t.name for t in select_tools(caps, evaluate=evaluate)),
+                            log_calls=options.access_log)
+    pool.metrics = metrics
+    server.middleware.append(metrics.middleware)
 
-    async def healthz(_request: Request) -> Response:
-        return JSONResponse(pool.health(), headers={"Cache-Control": "no-store"})
+    async def livez(_request: Request) -> Response:
+        ok = not pool.closing
+        return JSONResponse({"status": "ok" if ok else "shutting down"}, status_code=200 if ok else 503,
+                            headers={"Cache-Control": "no-store"})
 
-    security = None
-    if options.host not in LOCAL_HOSTS:
-        # Reached under any name; the Bearer token is what protects it.
-        from mcp.server.transport_security import TransportSecuritySettings
+    async def healthz(request: Request) -> Response:
+        code, report = await pool.health(detail=_authorized(request, options))
+        return JSONResponse(report, status_code=code, headers={"Cache-Control": "no-store"})
 
-        security = TransportSecuritySettings(enable_dns_rebinding_protection=False)
+    async def metrics_page(_request: Request) -> Response:
+        return Response(metrics.render(), media_type=CONTENT_TYPE, headers={"Cache-Control": "no-store"})
+
     app: ASGIApp = server.streamable_http_app(
         streamable_http_path=MCP_PATH,
         # The SDK ends MCP sessions with no request in flight (a vanished client) a while after ours expire,
         # so a client that comes back after our timeout still finds its session and gets a fresh context.
         session_idle_timeout=sdk_idle_timeout(options.idle_timeout),
         host=options.host,
-        transport_security=security,
-        custom_starlette_routes=[Route("/healthz", healthz, methods=["GET"])],
+        transport_security=security_settings(options),
+        custom_starlette_routes=[Route("/livez", livez, methods=["GET"]),
+                                 Route("/healthz", healthz, methods=["GET"]),
+                                 Route("/metrics", metrics_page, methods=["GET"])],
     )
     if options.auth_token:
-        app = BearerAuth(app, options.auth_token)
+        app = BearerAuth(app, options.auth_token, OPEN_PATHS)
+    if options.access_log:
+        app = AccessLog(app)
     return app, pool
 
 
@@ -383,9 +572,13 @@ async def serve_http(settings: Settings, options: HttpOptions, *, caps: tuple[st
         ValueError: see :func:`check_bind`.
         OSError: the address could not be bound.
     """
-    import uvicorn
-
     app, _pool = build_app(settings, options, caps=caps, evaluate=evaluate)
+    if options.access_log and not access_log.handlers:
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(logging.Formatter("browser-ctx access: %(asctime)s %(message)s"))
+        access_log.addHandler(handler)
+        access_log.setLevel(logging.INFO)
+        access_log.propagate = False
     sock = _bind(options.host, options.port)
     port = sock.getsockname()[1]
 
@@ -416,7 +609,7 @@ async def serve_http(settings: Settings, options: HttpOptions, *, caps: tuple[st
             await asyncio.sleep(0.02)
         if server.started:
             print(f"browser-ctx: MCP over streamable HTTP at http://{display}:{port}{MCP_PATH} "
-                  f"(health: /healthz)", file=sys.stderr, flush=True)
+                  f"(readiness: /healthz, liveness: /livez, metrics: /metrics)", file=sys.stderr, flush=True)
 
     announcer = asyncio.create_task(announce())
     try:
