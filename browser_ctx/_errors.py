@@ -22,6 +22,9 @@ from __future__ import annotations
 
 import re
 
+from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import TimeoutError as PlaywrightTimeout
+
 __all__ = [
     "BrowserCtxError",
     "InvalidArgument",
@@ -106,9 +109,6 @@ def translate(exc: BaseException, *, action: str, target: str | None = None, url
     """
     if isinstance(exc, BrowserCtxError):
         return exc
-    from playwright.async_api import Error as PlaywrightError
-    from playwright.async_api import TimeoutError as PlaywrightTimeout
-
     msg = str(exc)
     what = f" {target!r}" if target else ""
     if isinstance(exc, PlaywrightTimeout):

@@ -13,11 +13,13 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import os
 import sys
 import threading
 from collections.abc import Callable, Iterator, Mapping
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 __all__ = ["serve_directory", "Route", "RequestHandler"]
@@ -42,14 +44,14 @@ class _Handler(SimpleHTTPRequestHandler):
         self.charset = charset
         super().__init__(*args, **kwargs)
 
-    def guess_type(self, path) -> str:  # noqa: ANN001
+    def guess_type(self, path: str | os.PathLike[str]) -> str:
         ctype = super().guess_type(path)
         if self.charset and (ctype.startswith("text/") or ctype in _TEXTUAL):
             ctype = f"{ctype}; charset={self.charset}"
         return ctype
 
-    def log_message(self, format: str, *args) -> None:  # noqa: A002 - quiet: no request log at all
-        pass
+    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the base class names it `format`
+        return  # quiet: no request log at all
 
     def _route(self) -> bool:
         route = self.routes.get(urlsplit(self.path).path)
@@ -84,7 +86,7 @@ class _Server(ThreadingHTTPServer):
     daemon_threads = True
     allow_reuse_address = True
 
-    def handle_error(self, request, client_address) -> None:  # noqa: ANN001
+    def handle_error(self, request: Any, client_address: Any) -> None:
         # A client hanging up is routine; anything else (a failing route) goes to stderr.
         if isinstance(sys.exc_info()[1], (ConnectionError, TimeoutError)):
             return

@@ -94,7 +94,7 @@ def diff_renderings(before: str, after: str) -> Delta:
     matcher = difflib.SequenceMatcher(a=a, b=b, autojunk=False)
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
         if tag == "equal":
-            for i, j in zip(range(i1, i2), range(j1, j2)):
+            for i, j in zip(range(i1, i2), range(j1, j2), strict=True):  # equal runs have equal lengths
                 if a_raw[i] != b_raw[j] and REF_RE.search(b_raw[j]):
                     delta.rerendered.append(b_raw[j])
             continue

@@ -35,9 +35,9 @@ from __future__ import annotations
 
 import html as _html
 import re
-from typing import Iterator
+from collections.abc import Iterator
 
-from selectolax.lexbor import LexborHTMLParser
+from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 __all__ = [
     "Node",
@@ -139,7 +139,7 @@ class Node:
 
     __slots__ = ("tag", "attrs", "children", "parent", "text", "_tc")
 
-    def __init__(self, tag: str, attrs: dict[str, str] | None = None, parent: "Node | None" = None,
+    def __init__(self, tag: str, attrs: dict[str, str] | None = None, parent: Node | None = None,
                  text: str = "") -> None:
         self.tag = tag
         self.attrs = attrs if attrs is not None else {}
@@ -156,7 +156,7 @@ class Node:
         """Return attribute ``name`` or ``default``."""
         return self.attrs.get(name, default)
 
-    def iter(self) -> Iterator["Node"]:
+    def iter(self) -> Iterator[Node]:
         """Yield this node and every descendant element and text node, in document order."""
         stack = [self]
         while stack:
@@ -165,7 +165,7 @@ class Node:
             if node.children:
                 stack.extend(reversed(node.children))
 
-    def elements(self, *tags: str) -> Iterator["Node"]:
+    def elements(self, *tags: str) -> Iterator[Node]:
         """Yield descendant elements (not this node), optionally only those with one of ``tags``."""
         wanted = frozenset(tags)
         for node in self.iter():
@@ -185,7 +185,7 @@ class Node:
         """Descendant text with whitespace collapsed (see :meth:`raw_text`)."""
         return collapse_ws(self.raw_text())
 
-    def ancestors(self) -> Iterator["Node"]:
+    def ancestors(self) -> Iterator[Node]:
         node = self.parent
         while node is not None:
             yield node
@@ -243,7 +243,7 @@ class Document:
         self.label_for = label_for
 
 
-def _hidden(tag: str, attrs: dict[str, str]) -> bool:
+def _hidden(tag: str, attrs: dict[str, str | None]) -> bool:
     if "hidden" in attrs:
         return True
     if "inert" in attrs:
@@ -314,7 +314,7 @@ def parse_html(html: str) -> Document:
         return Document(root, body, by_id, label_for)
     root.attrs = _clean_attrs("html", lx_root.attributes)
     # Iterative walk: stack of (lexbor node, parent Node).
-    stack: list[tuple[object, Node]] = []
+    stack: list[tuple[LexborNode, Node]] = []
     child = lx_root.last_child
     while child is not None:
         stack.append((child, root))
@@ -337,7 +337,10 @@ def parse_html(html: str) -> Document:
         if parent.tag == "details" and "open" not in parent.attrs and tag != "summary":
             continue
         if tag in ("svg", "canvas", "math"):
-            name = _svg_name(lx) if tag != "canvas" else collapse_ws(attrs.get("data-name") or attrs.get("aria-label") or "")
+            if tag == "canvas":
+                name = collapse_ws(attrs.get("data-name") or attrs.get("aria-label") or "")
+            else:
+                name = _svg_name(lx)
             if tag == "math":
                 name = name or collapse_ws(attrs.get("alttext") or "")
             if name:

@@ -28,6 +28,8 @@ import io
 import math
 from dataclasses import dataclass
 
+from PIL import Image
+
 __all__ = [
     "ANTHROPIC_MAX_EDGE",
     "ANTHROPIC_MAX_PIXELS",
@@ -223,7 +225,7 @@ class FittedImage:
     notes: tuple[str, ...] = ()
 
 
-def encode_image(image, fmt: str, quality: int | None = None) -> bytes:
+def encode_image(image: Image.Image, fmt: str, quality: int | None = None) -> bytes:
     """Encode a Pillow image as ``png``, ``jpeg`` or ``webp`` (quality 1-100 for the lossy two; default 80).
 
     Raises:
@@ -270,11 +272,9 @@ def fit_image(data: bytes, budget: int, *, fmt: str = "png", quality: int | None
     Raises:
         ValueError: unknown format, non-positive budget, or undecodable data (Pillow's error).
     """
-    from PIL import Image
-
     if fmt not in MIME_TYPES:
         raise ValueError(f"unknown image format {fmt!r}; use png, jpeg or webp")
-    image = Image.open(io.BytesIO(data))
+    image: Image.Image = Image.open(io.BytesIO(data))
     image.load()
     src_w, src_h = image.size
     css_w, css_h = src_w / source_scale, src_h / source_scale
@@ -288,8 +288,8 @@ def fit_image(data: bytes, budget: int, *, fmt: str = "png", quality: int | None
     out_fmt = fmt
     q = (quality or 80) if fmt != "png" else None
     while True:
-        resized = image if image.size == (width, height) else image.resize((width, height), Image.LANCZOS,
-                                                                          reducing_gap=3.0)
+        resized = image if image.size == (width, height) else image.resize(
+            (width, height), Image.Resampling.LANCZOS, reducing_gap=3.0)
         encoded = encode_image(resized, out_fmt, q)
         if len(encoded) <= max_bytes:
             break

@@ -141,7 +141,9 @@ SERIALISER_JS = r"""
     seen.set(v, path);
     if (depth >= L.depth) {
       used += 10;
-      return { $depth: Array.isArray(v) ? 'Array(' + v.length + ')' : ((v.constructor && v.constructor.name) || 'Object') };
+      return {
+        $depth: Array.isArray(v) ? 'Array(' + v.length + ')' : ((v.constructor && v.constructor.name) || 'Object'),
+      };
     }
     if (v instanceof Date) { used += 30; return { $date: isNaN(v) ? 'Invalid Date' : v.toISOString() }; }
     if (v instanceof RegExp) { used += 20; return { $regexp: cut(String(v), 200) }; }
@@ -188,7 +190,11 @@ SERIALISER_JS = r"""
     }
     const out = {};
     let ctor = '';
-    try { ctor = Object.getPrototypeOf(v) === null ? '' : ((v.constructor && v.constructor.name) || ''); } catch (e) { ctor = ''; }
+    try {
+      ctor = Object.getPrototypeOf(v) === null ? '' : ((v.constructor && v.constructor.name) || '');
+    } catch (e) {
+      ctor = '';
+    }
     if (ctor && ctor !== 'Object') out.$class = ctor;
     let keys = [];
     try { keys = Object.keys(v); } catch (e) { keys = []; }

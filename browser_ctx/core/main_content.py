@@ -205,7 +205,8 @@ def _pick(body: Node, stats: dict[int, _Stats]) -> Node:
     def good(n: Node) -> int:
         return stats[id(n)].good
 
-    mains = _outermost([n for n in body.elements() if n.tag == "main" or (n.attrs.get("role") or "").strip().lower() == "main"])
+    mains = _outermost([n for n in body.elements()
+                        if n.tag == "main" or (n.attrs.get("role") or "").strip().lower() == "main"])
     if mains:
         best = max(mains, key=lambda n: (good(n), stats[id(n)].text))
         if (page_good and good(best) >= 0.5 * page_good) or (not page_good and stats[id(best)].text):
@@ -250,7 +251,7 @@ def _common_ancestor(nodes: list[Node]) -> Node | None:
         chain = [n] + list(n.ancestors())
         paths.append(list(reversed(chain)))
     common: Node | None = None
-    for level in zip(*paths):
+    for level in zip(*paths, strict=False):  # paths differ in depth; stop at the shortest
         first = level[0]
         if all(x is first for x in level):
             common = first
@@ -261,7 +262,8 @@ def _common_ancestor(nodes: list[Node]) -> Node | None:
 
 def _drop_nav(root: Node) -> None:
     """Remove navigation landmarks below ``root`` (never ``root`` itself, never all content)."""
-    victims = [n for n in root.elements() if n.tag == "nav" or (n.attrs.get("role") or "").strip().lower() == "navigation"]
+    victims = [n for n in root.elements()
+               if n.tag == "nav" or (n.attrs.get("role") or "").strip().lower() == "navigation"]
     victims = _outermost(victims)
     if not victims:
         return

@@ -106,7 +106,8 @@ class _Writer:
             self._flush(out, acc)
             ident = node.attrs.get("data-frame") or ""
             url = node.attrs.get("data-url") or ""
-            head = "--- frame" + (f" {ident}" if ident else "") + (f" ({shorten_url(url, limit=LINK_URL_LIMIT)})" if url else "") + " ---"
+            where = f" ({shorten_url(url, limit=LINK_URL_LIMIT)})" if url else ""
+            head = "--- frame" + (f" {ident}" if ident else "") + where + " ---"
             out.append(head)
             out.extend(self.blocks(node))
             return

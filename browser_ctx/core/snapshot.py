@@ -15,7 +15,7 @@ a page with a header, a login form, a 120-row table, a 3,000-item list and a fra
           - link "Blog" [e3] → /blog
     main:
       heading 1 "Welcome"
-      text: First paragraph, whitespace-collapsed, with a [guide](e4) inline. It goes on for a while so that it has to be cut somewhere… (+67 chars)
+      text: First paragraph, whitespace-collapsed, with a [guide](e4) inline. It goes on until it is cut… (+67 chars)
       form "Login":
         textbox "Email" [e5] = "a@b.c"
         password "Password" [e6] (filled)
@@ -72,9 +72,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import cast
 
 from .dom import (
-    table_rows,
+    BLOCK_TAGS,
     Document,
     Node,
     accessible_name,
@@ -83,11 +84,11 @@ from .dom import (
     control_value,
     cut_text,
     heading_level,
-    BLOCK_TAGS,
     is_interactive,
     landmark_of,
     parse_html,
     role_of,
+    table_rows,
 )
 from .urls import shorten_url, strip_tracking
 
@@ -136,7 +137,8 @@ class SnapshotOptions:
     link_urls: bool = True
 
 
-_FORMATTING = frozenset("b i em strong small sup sub abbr br wbr mark u s q cite font tt big del ins dfn var kbd samp".split())
+_FORMATTING = frozenset("b i em strong small sup sub abbr br wbr mark u s q cite font tt big del ins dfn var kbd "
+                        "samp".split())
 _NO_FOLD = frozenset("p h1 h2 h3 h4 h5 h6 pre blockquote hr br dt dd caption legend summary details bc-frame iframe "
                      "frame html body main header footer nav aside form fieldset table thead tbody tfoot".split())
 _FIELD_TAGS = frozenset(("input", "select", "textarea"))
@@ -282,7 +284,7 @@ class _Renderer:
         items: list[tuple[str, object]] = []
         for i, (kind, val) in enumerate(merged):
             if kind == "text":
-                text = _WS.sub(" ", val)  # type: ignore[arg-type]
+                text = _WS.sub(" ", cast(str, val))
                 if not text.strip():
                     if text:
                         items.append(("text", " "))
@@ -321,7 +323,7 @@ class _Renderer:
     def _emit_unit(self, unit: list[tuple[str, object]], depth: int) -> None:
         if not unit:
             return
-        has_text = any(k == "text" and _HAS_WORD.search(v) for k, v in unit)  # type: ignore[arg-type]
+        has_text = any(k == "text" and _HAS_WORD.search(cast(str, v)) for k, v in unit)
         if not has_text:
             for kind, val in unit:
                 if kind == "ctl":
@@ -481,11 +483,12 @@ class _Renderer:
             self.flush(depth)
             name = self.name(node)
             src = node.attrs.get("src") or ""
-            text = "frame" + (f' "{name}"' if name else "") + (f" ({shorten_url(src, limit=self.o.url_limit)})" if src else "")
+            where = f" ({shorten_url(src, limit=self.o.url_limit)})" if src else ""
+            text = "frame" + (f' "{name}"' if name else "") + where
             self.emit(depth, text, "other")
             return
-        role = (node.attrs.get("role") or "").strip().lower().split()
-        role = role[0] if role else ""
+        roles = (node.attrs.get("role") or "").strip().lower().split()
+        role = roles[0] if roles else ""
         if role == "list" or (tag in _LIST_TAGS and role in ("", "presentation", "none", "directory")):
             self.list_(node, depth)
             return
@@ -673,7 +676,8 @@ class _Renderer:
             for c in node.children:
                 if c.tag == "caption":
                     name = _cut(c.text_content(), o.name_chars)
-        head = "table" + (f' "{name}"' if name else "") + f" {ncols} col{'s' if ncols != 1 else ''} × {len(body):,} row{'s' if len(body) != 1 else ''}"
+        size = f"{ncols} col{'s' if ncols != 1 else ''} × {len(body):,} row{'s' if len(body) != 1 else ''}"
+        head = "table" + (f' "{name}"' if name else "") + f" {size}"
         if header:
             head += ": " + _cells_line(header, o.table_cols)
         self.emit(depth, head, "container")

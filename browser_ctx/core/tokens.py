@@ -20,6 +20,7 @@ from importlib import resources
 from unittest import mock
 
 import tiktoken
+from tiktoken_ext import openai_public
 
 __all__ = ["count_tokens", "encoding", "ENCODING_NAME"]
 
@@ -54,8 +55,6 @@ def encoding() -> tiktoken.Encoding:
     Raises:
         RuntimeError: if the bundled rank file does not match tiktoken's published hash.
     """
-    from tiktoken_ext import openai_public
-
     with _lock:
         ranks = _load_ranks()
         # tiktoken's definition would download the ranks; hand it the verified ones instead.

@@ -14,7 +14,12 @@ import sys
 from dataclasses import replace
 from typing import Any
 
+from ..browser.session import BrowserSession
+from ..core.tokens import count_tokens
+from ..server.app import all_tools
+from ..server.pipeline import call_tool
 from ..settings import Settings
+from . import serve_demo
 
 __all__ = ["run_demo", "DEMO_PAGES"]
 
@@ -23,8 +28,6 @@ DEMO_PAGES = ("index.html", "article.html", "docs.html", "login.html", "broken.h
 
 
 def _tokens(result: Any) -> int:
-    from ..core.tokens import count_tokens
-
     text = "\n".join(c.text for c in result.content if getattr(c, "type", "") == "text")
     meta = result.structured_content
     return count_tokens(text) + (count_tokens(json.dumps(meta, separators=(",", ":"))) if meta else 0)
@@ -32,17 +35,13 @@ def _tokens(result: Any) -> int:
 
 def _show(name: str, result: Any, limit: int = 1200) -> None:
     text = "\n".join(c.text for c in result.content if getattr(c, "type", "") == "text")
-    shown = text if len(text) <= limit else text[:limit] + f"\n[demo display stops here; the tool returned {len(text) - limit} more characters]"
+    more = f"\n[demo display stops here; the tool returned {len(text) - limit} more characters]"
+    shown = text if len(text) <= limit else text[:limit] + more
     print(f"\n── {name} · {_tokens(result)} tokens{' · ERROR' if result.is_error else ''}")
     print(shown)
 
 
 async def _run(settings: Settings, base: str, pages: tuple[str, ...]) -> list[dict[str, Any]]:
-    from ..browser.session import BrowserSession
-    from ..core.tokens import count_tokens
-    from ..server.app import all_tools
-    from ..server.pipeline import call_tool
-
     specs = {t.name: t for t in all_tools()}
     rows = []
     async with BrowserSession(settings) as session:
@@ -63,8 +62,6 @@ async def _run(settings: Settings, base: str, pages: tuple[str, ...]) -> list[di
 
 def run_demo(settings: Settings, pages: tuple[str, ...] = DEMO_PAGES) -> int:
     """Serve the demo site, run the read tools on each page, print outputs and a token table. Returns 0."""
-    from . import serve_demo
-
     settings = replace(settings, launch=replace(settings.launch, offline_external=True))
     with serve_demo() as base:
         rows = asyncio.run(_run(settings, base, pages))
