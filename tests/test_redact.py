@@ -102,6 +102,9 @@ def test_other_header_values_are_redacted_by_shape():
      "could not reach mongodb+srv://svc:[redacted]@cluster0.example.net."),
     (f"token in a message: {JWT} (expired)", "token in a message: [redacted] (expired)"),
     ("sent Authorization: Bearer sk_live_SECRET123", "sent Authorization: Bearer [redacted]"),
+    ('["Bearer LEAKINARRAY", "x"]', '["Bearer [redacted]", "x"]'),
+    ('frame 42["auth","SECRET_SIO"] sent', 'frame 42["auth","[redacted]"] sent'),
+    ("entries [['user', 'ann'], ['password', 'SECRET_PAIR']]", "entries [['user', 'ann'], ['password', '[redacted]']]"),
     ("Basic dXNlcjpTRUNSRVRfQkFTSUM= was refused", "Basic [redacted] was refused"),
     ("login failed: password=hunter2 user=ann", "login failed: password=[redacted] user=ann"),
     ("retry --client-secret=SECRET_CLI", "retry --client-secret=[redacted]"),
@@ -113,6 +116,7 @@ def test_other_header_values_are_redacted_by_shape():
      'mutation { login(user: "ann", password: "[redacted]") { ok } }'),
     ("X-Goog-Api-Key: AIzaSyD-9tSrke72PouQMnMX-a7eZSW0jkFMBWY", "X-Goog-Api-Key: [redacted]"),
     ('{msg: "retry with token=SECRET_NESTED", n: 2}', '{msg: "retry with token=[redacted]", n: 2}'),
+    ("link → /cb?code=SECRET_REL&x=1 (relative)", "link → /cb?code=[redacted]&x=1 (relative)"),
     ("see https://h/cb?code=SECRET_U1#access_token=SECRET_U2 now",
      "see https://h/cb?code=[redacted]#access_token=[redacted] now"),
 ])
@@ -123,11 +127,13 @@ def test_text_secrets_by_shape_and_position(text, expected):
 
 
 @pytest.mark.parametrize("text", [
-    "Password: required", "Bearer of bad news", "Basic information about us", "key=Enter",
+    "Password: required", "Bearer of bad news", "the Bearer Authentication scheme", "Basic information about us",
+    "key=Enter",
     "if (token == null) return", "t.token=n,e.password=r", "call again with maxTokens=4000 and offset=200",
     "sessionTokens: 1234", "The token: see below", "session: 5 minutes left", "Press key: Escape",
     "https://h/p?page=1", "role=button[name=\"Save\"]", 'textbox "Password" [e5] (filled)',
-    "const token = getToken();", "var token=this.tokenMap.find(x)", "a.password=e.password;",
+    "const token = getToken();", "code=200 country code=US", "var token=this.tokenMap.find(x)",
+    "a.password=e.password;",
 ])
 def test_text_without_secrets_is_unchanged(text):
     assert redact_text(text) == text

@@ -112,6 +112,8 @@ _NAME_VALUE = re.compile(
 #: must also look random (:func:`looks_random`).
 _GENERIC_NAMES = frozenset({"key", "pass", "pin", "sig", "sid", "auth"})
 _BARE_LITERALS = frozenset({"null", "undefined", "true", "false", "none", "nil", "this", "new", "function"})
+# A pair in an array, its first item a name: ["auth","…"] (a socket.io event), ["password","…"] (form entries).
+_NAMED_PAIR = re.compile(r"""\[\s*(["'])([A-Za-z_][\w-]{0,63})\1\s*,\s*(["'])((?:(?!\3)[^\\\n]|\\.){1,4096})\3""")
 # GraphQL: an argument or input field given a variable ("password: $pw").
 _GRAPHQL_VAR_ARG = re.compile(r"(?<![\w$])([A-Za-z_]\w{0,63})\s*:\s*\$([A-Za-z_]\w{0,63})")
 # socket.io over engine.io: packet type digits, an optional "/namespace,", an optional ack id, then JSON.
@@ -325,8 +327,8 @@ def _auth_scheme(m: re.Match[str], found: list[str] | None) -> str:
     if scheme.lower() == "basic":
         if not _is_basic_credential(token):
             return m.group(0)
-    elif not (any(c.isdigit() or c in "-._~+/=" for c in token) or looks_random(token)):
-        return m.group(0)  # "Bearer authentication": a word, not a token
+    elif token.isalpha() and (token.islower() or (token[0].isupper() and token[1:].islower())):
+        return m.group(0)  # "Bearer authentication", "Bearer Token": a word, not a token
     _note(found, token)
     return f"{scheme}{space}{MARKER}"
 
@@ -349,7 +351,11 @@ def _name_value(m: re.Match[str], found: list[str] | None) -> str | None:
     if quoted is None:
         if value.lower() in _BARE_LITERALS or value.startswith("$") or _looks_like_code(m):
             return None
-        if m.group("op") == "=" and _norm(name) not in _GENERIC_NAMES:
+        in_url = m.start() > 0 and m.string[m.start() - 1] in "?&#"  # a relative URL's query: "/cb?code=…"
+        if m.group("op") == "=" and in_url:
+            if not is_secret_param(name):
+                return None
+        elif m.group("op") == "=" and _norm(name) not in _GENERIC_NAMES:
             if not is_secret_name(name):
                 return None
         elif not ((is_secret_name(name) or is_secret_header(name)) and looks_random(value)):
@@ -388,6 +394,15 @@ def _redact_name_values(text: str, found: list[str] | None) -> str:
     return "".join(out)
 
 
+def _named_pair(m: re.Match[str], found: list[str] | None) -> str:
+    value = m.group(4)
+    if not is_secret_name(m.group(2)) or value.startswith(MARKER):
+        return m.group(0)
+    _note(found, value)
+    start = m.start(4) - m.start()
+    return m.group(0)[:start] + MARKER + m.group(0)[start + len(value):]
+
+
 def redact_text(text: str, found: list[str] | None = None) -> str:
     """Redact secrets recognised by their shape or position in any text (layer 2 of the module).
 
@@ -396,12 +411,14 @@ def redact_text(text: str, found: list[str] | None = None) -> str:
     Web Tokens anywhere; ``Bearer <token>`` and ``Basic <base64 user:pass>``; and a value in a
     credential position after a secret name (:func:`is_secret_name`):
 
-    - ``name=value`` (``token=abc``, ``password=hunter2``): any value but a literal (``null``, …) or
+    - ``name=value`` (``token=abc``, ``password=hunter2``, and after ``?``/``&``/``#`` any secret URL
+      parameter: ``/cb?code=…`` in a relative link): any value but a literal (``null``, …) or
       script (``token = getToken()``, ``t.token=e.token``: see :func:`_looks_like_code`);
       for the generic names key, pass, pin, sig, sid and auth (``key=Enter``) only a random-looking one;
     - ``name: "value"``, ``"name": "value"``, ``name="value"`` (JSON, console object previews,
       GraphQL inline arguments ``login(password: "…")``): any quoted value;
-    - ``name: value`` unquoted (``X-Goog-Api-Key: AIza…``): only a value that :func:`looks_random`.
+    - ``name: value`` unquoted (``X-Goog-Api-Key: AIza…``): only a value that :func:`looks_random`;
+    - a quoted pair in an array, ``["auth", "…"]`` (a socket.io event in a frame), ``["password", "…"]``.
 
     The value becomes :data:`MARKER`; secret values found are appended to ``found``. Already
     redacted text is left as it is, so the function can be applied twice.
@@ -413,6 +430,8 @@ def redact_text(text: str, found: list[str] | None = None) -> str:
     if "eyJ" in text:
         text = _redact_jwts(text, found)
     text = _AUTH_SCHEME.sub(lambda m: _auth_scheme(m, found), text)
+    if "[" in text:
+        text = _NAMED_PAIR.sub(lambda m: _named_pair(m, found), text)
     if "=" in text or ":" in text:
         text = _redact_name_values(text, found)
     return text

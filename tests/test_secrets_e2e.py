@@ -1,0 +1,126 @@
+"""Secrets outside the documented names never reach the model: ``browser-ctx serve`` over stdio, the
+mcp SDK client, and ``fixtures/hostile/secrets.html`` served from localhost.
+
+The page plants secrets where only shape or context gives them away: its own URL fragment
+(``#access_token=…``), ``?code=``/``?refresh_token=`` and a fetch URL's fragment, headers named with
+"key", a ``Basic`` credential in a custom header, a JWT path segment, a multipart body with a password
+field and a file, a text-only multipart body, GraphQL variables and inline arguments, socket.io
+frames, named server-sent events, objects and arrays logged to the console, and an uncaught error
+holding ``postgres://admin:s3cr3t@db.internal``. Every result of every tool called here (text and
+structured content) is checked for every sentinel, and for staying within its token cap.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import re
+
+import anyio
+import pytest
+
+import tests.support.hostile_routes  # noqa: F401 - registers the dynamic routes
+from tests.support.client import mcp_session, result_text, result_tokens
+from tests.support.hostile_routes import JWT
+
+pytestmark = [pytest.mark.anyio, pytest.mark.e2e]
+
+#: Every planted secret: the LEAK… words (one pattern), the JWT, the postgres password, the Basic
+#: credential's base64, and the base64 of the file's planted bytes.
+SENTINELS = (JWT, JWT.split(".")[1], "s3cr3t", base64.b64encode(b"ann:LEAKBASICPASSWORD").decode(),
+             base64.b64encode(b"password=LEAKINSIDEFILE").decode()[:20])
+LEAK = re.compile(r"LEAK[A-Z]+")
+
+PAGE = "/hostile/secrets.html#access_token=LEAKPAGEFRAGMENT&id_token=LEAKPAGEIDTOKEN&state=ok"
+
+
+class Client:
+    """Calls tools and checks every result for every sentinel and for its token cap."""
+
+    def __init__(self, session) -> None:
+        self.s = session
+        self.calls = 0
+
+    async def call(self, name: str, **args):
+        result = await self.s.call_tool(name, args)
+        blob = result_text(result) + json.dumps(result.structured_content or {}, ensure_ascii=False)
+        self.calls += 1
+        leaked = LEAK.findall(blob) + [s for s in SENTINELS if s in blob]
+        assert not leaked, f"{name} {args} leaked {leaked}: {blob[:2000]}"
+        assert result_tokens(result) <= args.get("maxTokens", 2000), (name, args)
+        return result
+
+    async def ok(self, name: str, **args) -> str:
+        result = await self.call(name, **args)
+        assert not result.is_error, f"{name} {args}: {result_text(result)}"
+        return result_text(result)
+
+
+async def until(c: Client, tool: str, args: dict, needle: str, timeout: float = 120.0) -> str:
+    """Call ``tool`` every half second until its text contains ``needle``."""
+    deadline = anyio.current_time() + timeout
+    while True:
+        text = await c.ok(tool, **args)
+        if needle in text or anyio.current_time() > deadline:
+            assert needle in text, text
+            return text
+        await anyio.sleep(0.5)
+
+
+async def test_no_secret_outside_the_documented_names_reaches_any_output(site):
+    async with mcp_session() as s:
+        c = Client(s)
+        await c.ok("browser_network_requests")  # the tab's capture is attached before the page loads
+        card = await c.ok("browser_navigate", url=site + PAGE)
+        assert "access_token=[redacted]" in card
+        await c.ok("browser_wait_for", text="All loaded.")
+        await c.ok("browser_snapshot")
+        await c.ok("browser_text", links=True)
+        tabs = await c.ok("browser_tabs", action="list")
+        assert "access_token=[redacted]" in tabs
+
+        console = await until(c, "browser_console_messages", {"level": "debug"}, "db down")
+        assert 'password: "[redacted]"' in console and 'token: "[redacted]"' in console
+        assert "Bearer [redacted]" in console
+        assert "postgres://admin:[redacted]@db.internal" in console
+        await c.ok("browser_console_messages", level="debug", all=True)
+        await c.ok("browser_console_messages", pattern="LEAK|s3cr3t")  # a pattern cannot fish them out
+
+        await until(c, "browser_network_requests", {"static": True, "all": True}, "/hostile/api/sse")
+        listing = await c.ok("browser_network_requests", static=True, all=True)
+        assert "code=[redacted]" in listing and "refresh_token=[redacted]" in listing
+        assert "/hostile/api/reset/[redacted]" in listing
+        # Lines may fold several requests (#6…#8 ×3): read every index up to the last one.
+        last = max(int(n) for n in re.findall(r"#(\d+)", listing))
+        assert last >= 10, listing
+        rows = range(1, last + 1)
+        seen = {}
+        for index in rows:
+            detail = await c.ok("browser_network_request", index=index)
+            for part in ("request-headers", "request-body", "response-headers", "response-body"):
+                detail += "\n" + await c.ok("browser_network_request", index=index, part=part)
+            seen[index] = detail
+        everything = "\n".join(seen.values())
+        assert "apikey: [redacted]" in everything.lower()
+        assert "x-goog-api-key: [redacted]" in everything.lower()
+        assert "ocp-apim-subscription-key: [redacted]" in everything.lower()
+        assert "Basic [redacted]" in everything
+        # The multipart body with a file: parts by name, the file by name, type and size, no base64.
+        with_file = next(t for t in seen.values() if 'avatar: file "avatar.png"' in t)
+        assert 'avatar: file "avatar.png", image/png, 6,000 bytes' in with_file
+        assert 'password = "[redacted]"' in with_file and 'user = "ann"' in with_file
+        assert not re.search(r"[A-Za-z0-9+/]{200,}", with_file), with_file
+        text_only = next(t for t in seen.values() if 'note = "see token=[redacted]"' in t)
+        assert 'password = "[redacted]"' in text_only
+        graphql = next(t for t in seen.values() if '"query":"mutation(' in t)
+        assert '"variables":{"pw":"[redacted]"}' in graphql and 'otp: \\"[redacted]\\"' in graphql
+        socket = next(t for t in seen.values() if "WebSocket: closed" in t)
+        assert '42["auth","[redacted]"]' in socket
+        sse = next(t for t in seen.values() if "EventSource: closed" in t)
+        assert "[redacted]" in sse and "done" in sse
+
+        # The page's own script reads its fragment: the value was remembered and is scrubbed.
+        evaluated = await c.call("browser_evaluate", function="() => location.hash + ' ' + document.title")
+        if not evaluated.is_error:
+            assert "access_token=[redacted]" in result_text(evaluated)
+        assert c.calls > 60
