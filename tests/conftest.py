@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from tests.support.fault_pages import serve_fault_pages
 from tests.support.site import FIXTURES, serve_directory
 
 #: Command-line fragments of the processes only ``e2e`` tests may start: Playwright's node driver,
@@ -37,6 +38,13 @@ def site() -> Iterator[str]:
 def other_origin(site: str) -> str:
     """The same fixtures site on ``localhost``: a different origin from :func:`site`."""
     return site.replace("127.0.0.1", "localhost")
+
+
+@pytest.fixture(scope="module")
+def fault_site() -> Iterator[str]:
+    """Base URL of the fault pages (:mod:`tests.support.fault_pages`); ``localhost`` is another site."""
+    with serve_fault_pages() as base:
+        yield base
 
 
 class _UnmarkedProcessStart(subprocess.Popen):

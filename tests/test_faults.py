@@ -16,57 +16,14 @@ import signal
 import sys
 import tempfile
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
 from tests.support.client import TEST_SERVER_ARGS, mcp_session, result_text
-from tests.support.site import serve_directory
 
 pytestmark = [pytest.mark.anyio, pytest.mark.e2e]
-
-# -- pages -------------------------------------------------------------------------------------------
-
-PAGES = {
-    "who.html": """<!doctype html><title>who</title>
-<h1 id="who">?</h1><p id="store"></p><p id="first">first paragraph</p><p id="second">second paragraph</p>
-<script>
-// Cookie values are secrets to browser-ctx (redacted, and scrubbed from all later output), so the page
-// reports whether the cookie and storage it finds are its own rather than printing them.
-const name = new URLSearchParams(location.search).get("name") || "nobody";
-document.getElementById("who").textContent = "I am " + name;
-if (!localStorage.getItem("owner")) localStorage.setItem("owner", name);
-if (!document.cookie.includes("owner=")) document.cookie = "owner=c" + name.length + name.split("").reverse().join("");
-const mine = "c" + name.length + name.split("").reverse().join("");
-document.getElementById("store").textContent =
-  "storage " + (localStorage.getItem("owner") === name ? "mine" : "foreign") +
-  "; cookie " + (document.cookie.includes("owner=" + mine) ? "mine" : "foreign");
-</script>""",
-    "loop.html": """<!doctype html><title>loop</title><h1>spinning</h1>
-<script>addEventListener("load", () => setTimeout(() => { for (;;) {} }, 0));</script>""",
-    "opener.html": """<!doctype html><title>opener</title><h1>the opener page</h1>
-<a id="open" href="closer.html" target="_blank">open the closer</a>""",
-    "closer.html": """<!doctype html><title>closer</title><h1>closer</h1>
-<button id="bye" onclick="window.close()">bye</button>""",
-    "counter.html": """<!doctype html><title>counter</title><h1>counter</h1>
-<button id="inc" onclick="document.getElementById('n').textContent = 'count ' + (++window.n)">add one</button>
-<p id="n">count 0</p><script>window.n = 0;</script>""",
-    "flip.html": """<!doctype html><title>flip</title><h1>flipping</h1>
-<main>""" + "".join(f"<p>paragraph {i} of a page that reloads itself all the time</p>" for i in range(300)) + """</main>
-<script>setTimeout(() => location.reload(), 20);</script>""",
-}
-
-
-@pytest.fixture(scope="module")
-def fault_site() -> Iterator[str]:
-    """Base URL of a small site with the fault pages above (127.0.0.1; localhost is another site)."""
-    with tempfile.TemporaryDirectory() as root:
-        for name, body in PAGES.items():
-            Path(root, name).write_text(body, encoding="utf-8")
-        with serve_directory(Path(root), routes={}) as port:
-            yield f"http://127.0.0.1:{port}"
-
 
 # -- /proc helpers -----------------------------------------------------------------------------------
 
@@ -259,7 +216,7 @@ TIMED_OUT = re.compile(r"Timed out after \d+ ms|did not finish within \d+ ms")
 async def warm_up(s, url: str) -> None:
     """Navigate, retrying twice: the first navigation (browser launch, first extraction) may time out on a very
     busy machine, and a page that reloads itself may interrupt a navigation away from it."""
-    for attempt in range(3):
+    for _ in range(3):
         nav = await s.call_tool("browser_navigate", {"url": url})
         if not nav.is_error:
             return
@@ -340,7 +297,7 @@ async def test_page_faults(fault_site: str):
         expected = {"#first": "first paragraph", "#second": "second paragraph", "#who": "I am steady"}
         results = await asyncio.gather(*(s.call_tool("browser_text", {"target": t, "force": True})
                                          for t in targets))
-        for target, r in zip(targets, results):
+        for target, r in zip(targets, results, strict=True):
             assert not r.is_error, result_text(r)
             body = result_text(r)
             assert expected[target] in body, (target, body)

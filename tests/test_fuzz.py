@@ -10,8 +10,8 @@ Calls that could legitimately change what page is shown (closing the browser, go
 closing or selecting tabs, navigating to a real page) are always given at least one invalid argument,
 so they must be refused before doing anything; everything else may be valid or not.
 
-The number of calls is bounded (``FUZZ_CALLS``, default 150; seed ``FUZZ_SEED``); the test prints the calls made, errors by
-kind, and the server's memory before and after.
+The number of calls is bounded (``FUZZ_CALLS``, default 150; seed ``FUZZ_SEED``); the test prints the calls made,
+errors by kind, and the server's memory before and after.
 """
 
 from __future__ import annotations
@@ -31,7 +31,8 @@ from hypothesis import HealthCheck, given, seed, settings
 from hypothesis import strategies as st
 
 from tests.support.client import mcp_session, result_text, result_tokens
-from tests.test_faults import fault_site, rss_mb, server_pids  # noqa: F401
+from tests.support.site import serve_directory
+from tests.test_faults import rss_mb, server_pids
 
 pytestmark = pytest.mark.e2e
 
@@ -77,7 +78,7 @@ text_any = st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_siz
 
 
 def value_for(name: str, schema: dict[str, Any]) -> st.SearchStrategy[Any]:
-    """A value of the right JSON type for parameter ``name``, chosen to be hostile (see :func:`call_for` for the rest)."""
+    """A value of the right JSON type for parameter ``name``, chosen to be hostile (the rest: :func:`call_for`)."""
     kind = schema.get("type")
     if isinstance(kind, list):  # e.g. ["string", "integer"]
         return st.one_of(*(value_for(name, {**schema, "type": k}) for k in kind))
@@ -187,8 +188,6 @@ class Fuzz:
 def fuzz(fault_site: str, tmp_path_factory) -> Iterator[Fuzz]:
     root = tmp_path_factory.mktemp("fuzz")
     (root / "fuzz.html").write_text(PAGE, encoding="utf-8")
-    from tests.support.site import serve_directory
-
     with serve_directory(root, routes={}) as port, anyio.from_thread.start_blocking_portal() as portal:
         site = f"http://127.0.0.1:{port}"
         before = set(server_pids())
@@ -254,5 +253,6 @@ def test_fuzz_every_tool(fuzz: Fuzz):
           f"server RSS {rss_before:.0f} MB -> {rss_after:.0f} MB")
     for kind, n in fuzz.errors.most_common():
         print(f"  {n:4d}  {kind:18s} e.g. {fuzz.samples[kind]}")
-    print("  calls per tool: " + ", ".join(f"{k.removeprefix('browser_')}={v}" for k, v in sorted(fuzz.by_tool.items())))
+    per_tool = ", ".join(f"{k.removeprefix('browser_')}={v}" for k, v in sorted(fuzz.by_tool.items()))
+    print("  calls per tool: " + per_tool)
     assert fuzz.calls >= FUZZ_CALLS // 2

@@ -28,7 +28,7 @@ from mcp.shared._httpx_utils import create_mcp_http_client
 
 from browser_ctx.server.http import HttpOptions, check_bind, check_sdk, sdk_idle_timeout, security_settings
 from tests.support.client import TEST_SERVER_ARGS, result_text
-from tests.test_faults import alive, chromium_below, fault_site, processes_using, profiles_of  # noqa: F401
+from tests.test_faults import alive, chromium_below, processes_using, profiles_of
 
 pytestmark = [pytest.mark.anyio, pytest.mark.e2e]
 

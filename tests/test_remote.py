@@ -26,7 +26,7 @@ from browser_ctx.browser.launcher import chromium_args, find_executable
 from browser_ctx.browser.remote import RemoteBrowser
 from browser_ctx.settings import LaunchSettings
 from tests.support.client import mcp_session, result_text
-from tests.test_faults import fault_site, one_line_error  # noqa: F401
+from tests.test_faults import one_line_error
 
 pytestmark = [pytest.mark.anyio, pytest.mark.e2e]
 
