@@ -22,18 +22,20 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+from playwright.async_api import async_playwright
+
 import tests.support.event_routes  # noqa: F401 - registers the dynamic routes
 from browser_ctx.browser.launcher import chromium_args, find_executable
 from browser_ctx.browser.session import BrowserSession
 from browser_ctx.core.console import format_args
 from browser_ctx.core.tokens import count_tokens
 from browser_ctx.server.pipeline import call_tool
-from browser_ctx.server.tools_events import TOOLS
+from browser_ctx.server.tools import console, network
 from browser_ctx.settings import LaunchSettings, Settings
 from tests.support.client import result_tokens
 from tests.support.site import FIXTURES, serve_directory
 
-SPECS = {t.name: t for t in TOOLS}
+SPECS = {t.name: t for t in console.TOOLS + network.TOOLS}
 
 
 class RawRecorder:
@@ -106,8 +108,6 @@ class RawRecorder:
 async def record_raw(base: str, page: str, done: str, launch: LaunchSettings) -> RawRecorder:
     """Load the page in a plain Playwright browser (no browser-ctx, so no console hook: a flood reaches
     CDP there) and record every event from a CDP session of it."""
-    from playwright.async_api import async_playwright
-
     raw = RawRecorder()
     async with async_playwright() as pw:
         browser = await pw.chromium.launch(executable_path=find_executable(launch), args=chromium_args(launch))

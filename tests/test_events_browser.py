@@ -15,16 +15,18 @@ from dataclasses import replace
 import pytest
 
 import tests.support.event_routes  # noqa: F401 - registers the dynamic routes
+from browser_ctx.browser.capture import EventCapture
 from browser_ctx.browser.session import BrowserSession
+from browser_ctx.core.redact import Redactor
 from browser_ctx.core.tokens import count_tokens
 from browser_ctx.server.pipeline import call_tool
-from browser_ctx.server.tools_events import TOOLS
+from browser_ctx.server.tools import console, network
 from browser_ctx.settings import EventSettings, LaunchSettings, Settings
 from tests.support.client import result_text, result_tokens
 
 pytestmark = [pytest.mark.anyio, pytest.mark.e2e]
 
-SPECS = {t.name: t for t in TOOLS}
+SPECS = {t.name: t for t in console.TOOLS + network.TOOLS}
 SETTINGS = Settings(launch=LaunchSettings(offline_external=True))
 
 
@@ -373,9 +375,6 @@ async def test_console_while_leaving_stays_with_its_page(site):
 
 async def test_two_captures_on_one_tab_both_get_every_call(site):
     """Two browser-ctx sessions sharing a tab (--shared-context) each install a hook of their own."""
-    from browser_ctx.browser.events import EventCapture
-    from browser_ctx.core.redact import Redactor
-
     session, t = await _tools()
     async with session:
         tab = await session.current_tab()

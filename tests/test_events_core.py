@@ -24,6 +24,7 @@ from browser_ctx.core.console import (
     render_entry,
     select_entries,
 )
+from browser_ctx.core.listing import cursor_after
 from browser_ctx.core.network import (
     RequestRecord,
     SocketInfo,
@@ -43,7 +44,6 @@ from browser_ctx.core.redact import (
     redact_headers,
     redact_url,
 )
-from browser_ctx.server.tools_events import _cursor
 
 # -- redaction ---------------------------------------------------------------------------------
 
@@ -257,9 +257,9 @@ def test_select_and_order():
 
 
 def test_cursor_never_skips_unshown():
-    assert _cursor([5, 2, 9], {5, 2, 9}, 12) == 12
-    assert _cursor([9, 2, 5], {9, 2}, 12) == 4  # 5 unshown: the cursor stays below it
-    assert _cursor([], set(), 7) == 7
+    assert cursor_after([5, 2, 9], {5, 2, 9}, 12) == 12
+    assert cursor_after([9, 2, 5], {9, 2}, 12) == 4  # 5 unshown: the cursor stays below it
+    assert cursor_after([], set(), 7) == 7
 
 
 # -- network -----------------------------------------------------------------------------------

@@ -24,7 +24,7 @@ from ..core.ledger import Ledger
 from ..core.redact import Redactor
 from ..settings import Settings
 from .dialogs import DialogCenter
-from .events import EventCapture, new_binding_name
+from .capture import ConsoleHook, EventCapture
 from .extract import FrameIds, register_ref_engine
 from .launcher import chromium_args, find_executable
 from .remote import BrowserProvider, RemoteBrowser
@@ -130,7 +130,8 @@ class BrowserSession:
                  provider: BrowserProvider | None = None, adopt_existing: bool = True) -> None:
         self.settings = settings
         self.redactor = redactor or Redactor(settings.events.redact)
-        self._console_binding = new_binding_name()  # the console hook's, for every tab of this session
+        #: The console hook of every tab of this session (its binding name, the contexts it is added to).
+        self.console_hook = ConsoleHook()
         #: Serialises tool calls: one call at a time per session.
         self.lock = asyncio.Lock()
         self._pw: Playwright | None = None
@@ -291,7 +292,7 @@ class BrowserSession:
                 except Exception as exc:  # noqa: BLE001 - a tab that closed at once
                     log.debug("event capture failed to start on tab %s: %s", tab.id, exc)
                 return tab
-        events = EventCapture(page, self.settings.events, self.redactor, binding=self._console_binding)
+        events = EventCapture(page, self.settings.events, self.redactor, hook=self.console_hook)
         tab = Tab(id=self._next_id, page=page, events=events)
         self.dialogs.install(page)  # answer dialogs from the first load on
         self._next_id += 1

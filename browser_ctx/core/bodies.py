@@ -122,7 +122,8 @@ def json_shape(value: Any, max_depth: int = 6) -> str:
     return _shape([value], 0, "", max_depth)
 
 
-_STEP = re.compile(r"""\.(?P<name>[A-Za-z_$][\w$-]*)|\.(?P<star>\*)|\[\s*(?:(?P<idx>-?\d+)|(?P<slice>-?\d*\s*:\s*-?\d*)|"""
+_STEP = re.compile(r"""\.(?P<name>[A-Za-z_$][\w$-]*)|\.(?P<star>\*)|"""
+                   r"""\[\s*(?:(?P<idx>-?\d+)|(?P<slice>-?\d*\s*:\s*-?\d*)|"""
                    r"""(?P<all>\*)|"(?P<dq>(?:[^"\\]|\\.)*)"|'(?P<sq>(?:[^'\\]|\\.)*)')\s*\]""")
 
 
@@ -143,7 +144,8 @@ def parse_select(expr: str) -> list[tuple[str, Any]]:
     while pos < len(s):
         m = _STEP.match(s, pos)
         if not m:
-            raise InvalidArgument(f"Invalid select {expr!r} at character {pos + (1 if expr.strip().startswith('$') else 0)}: "
+            at = pos + (1 if expr.strip().startswith("$") else 0)
+            raise InvalidArgument(f"Invalid select {expr!r} at character {at}: "
                                   "use e.g. $.items[0].name, $.items[*].id, $.items[0:5] or $[\"odd key\"].")
         if m.group("name") is not None:
             steps.append(("key", m.group("name")))

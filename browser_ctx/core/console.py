@@ -26,9 +26,9 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from .sections import Section, relative_url
+from .sections import Section, origin_of, relative_url
 from .tokens import count_tokens
-from .urls import clip_middle
+from .urls import clip_end, clip_middle
 
 __all__ = [
     "LEVELS",
@@ -63,6 +63,10 @@ KEEP_CHARS = 4000
 STACK_FRAMES = 8
 #: Stack frames kept in memory per entry.
 _KEEP_FRAMES = 16
+#: Characters of a string shown inside an object preview (``{name: "…"}``), as DevTools does.
+PREVIEW_STRING_CHARS = 60
+#: Characters of a function's source line shown when its name cannot be read.
+FUNCTION_CHARS = 80
 
 _DIGITS = re.compile(r"\d+")
 _CONSOLE_LEVELS = {
@@ -223,10 +227,6 @@ def raw_tokens(entry: ConsoleEntry) -> int:
 
 # -- formatting CDP payloads ---------------------------------------------------------------------
 
-def _cut(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[:limit]
-
-
 def _preview_value(prop: dict[str, Any]) -> str:
     kind = prop.get("type")
     value = prop.get("value")
@@ -234,7 +234,7 @@ def _preview_value(prop: dict[str, Any]) -> str:
     if sub is not None:
         return _render_preview(sub, depth=1)
     if kind == "string":
-        return '"' + _cut(str(value or ""), 60) + '"'
+        return '"' + str(value or "")[:PREVIEW_STRING_CHARS] + '"'
     if kind == "function":
         return "ƒ"
     if kind == "object":
@@ -258,7 +258,7 @@ def _render_preview(preview: dict[str, Any], depth: int = 0) -> str:
     props = preview.get("properties") or []
     if preview.get("type") != "object":
         value = preview.get("description", "")
-        return f'"{_cut(value, 60)}"' if preview.get("type") == "string" else str(value)
+        return f'"{str(value)[:PREVIEW_STRING_CHARS]}"' if preview.get("type") == "string" else str(value)
     if sub == "array" or sub == "typedarray":
         items = [_preview_value(p) for p in props]
         return f"[{', '.join(items)}{more}]"
@@ -293,7 +293,7 @@ def format_remote_object(obj: dict[str, Any]) -> str:
         first = (obj.get("description") or "function").split("\n", 1)[0]
         m = re.match(r"(?:async\s+)?function\*?\s*([\w$]*)\s*\(|class\s+([\w$]+)", first)
         name = (m.group(1) or m.group(2)) if m else ""
-        return f"ƒ {name}()" if m else _cut(first, 80)
+        return f"ƒ {name}()" if m else first[:FUNCTION_CHARS]
     if sub == "error":
         return str(obj.get("description") or obj.get("className") or "Error")
     preview = obj.get("preview")
@@ -377,7 +377,6 @@ def _split_stack(description: str, base: str | None) -> tuple[str, list[str], in
 
 
 def _strip_origin(text: str, base: str) -> str:
-    from .sections import origin_of
     origin = origin_of(base)
     return text.replace(origin + "/", "/") if origin else text
 
@@ -531,8 +530,7 @@ def render_entry(e: ConsoleEntry, *, message_chars: int = 300, scrub: Callable[[
     """
     text = scrub(e.text) if scrub else e.text
     full = e.full_length + (len(text) - len(e.text))
-    if len(text) > message_chars or full > len(text):
-        text = f"{text[:message_chars]}… [{full:,} chars in all]"
+    text = clip_end(text, message_chars, total=full)
     parts = [f"[{e.level}]"]
     if e.count > 1:
         parts.append(f"×{e.count}")

@@ -24,6 +24,8 @@ from urllib.parse import parse_qsl, urlsplit
 
 from .._errors import InvalidArgument
 from .sections import origin_of, relative_url
+from .urls import clip_end
+from .urls import shorten_url as _shorten
 
 __all__ = [
     "RequestRecord",
@@ -50,12 +52,6 @@ STATIC_TYPES = frozenset({"image", "font", "stylesheet", "script", "media", "man
 #: Frames / messages kept per WebSocket / EventSource.
 LAST_FRAMES = 3
 _FRAME_CHARS = 120
-
-try:  # the shared URL shortener (core/urls.py)
-    from .urls import shorten_url as _shared_shorten
-except ImportError:  # pragma: no cover - a build without it
-    _shared_shorten = None
-
 
 @dataclass
 class SocketInfo:
@@ -315,35 +311,13 @@ def format_bytes(n: int | None) -> str:
     return f"{n / 1_000_000:.1f} MB"
 
 
-def _local_shorten(url: str, max_chars: int) -> str:
-    if len(url) <= max_chars:
-        return url
-    head, sep, query = url.partition("?")
-    if len(head) <= max_chars - 12 and sep:
-        room = max_chars - len(head) - 2
-        return f"{head}?{query[:room]}…"
-    keep_tail = max_chars // 3
-    return f"{url[: max_chars - keep_tail - 1]}…{url[-keep_tail:]}"
-
-
 def shorten_url(url: str, base: str | None = None, max_chars: int = URL_CHARS) -> str:
     """Return ``url`` relative to ``base``'s origin when same-origin, cut to ``max_chars`` characters
-    with ``…`` marking the cut.
-
-    Uses the shared :func:`browser_ctx.core.urls.shorten_url` (which also drops tracking
-    parameters) when it is available, else a local fallback that cuts the query first, then the
-    middle.
-    """
+    with ``…`` marking the cut (:func:`browser_ctx.core.urls.shorten_url`, which also drops tracking
+    parameters); from :data:`FULL_URL` characters on, the whole URL (only made relative)."""
     if max_chars >= FULL_URL:
         return relative_url(url, base)
-    if _shared_shorten is not None:
-        try:
-            return _shared_shorten(url, base=base, limit=max_chars)
-        except Exception:  # noqa: BLE001 - fall back to the local shortener
-            pass
-    if url.startswith("data:"):
-        return url[:40] + "…" if len(url) > 40 else url
-    return _local_shorten(relative_url(url, base), max_chars)
+    return _shorten(url, base=base, limit=max_chars)
 
 
 def _outcome(r: RequestRecord) -> str:
@@ -374,8 +348,7 @@ def _ms(values: list[float]) -> str:
 
 
 def _frame_text(text: str) -> str:
-    text = text.replace("\n", " ↵ ")
-    return text if len(text) <= _FRAME_CHARS else text[:_FRAME_CHARS] + f"… [{len(text)} chars]"
+    return clip_end(text.replace("\n", " ↵ "), _FRAME_CHARS)
 
 
 def _socket_text(r: RequestRecord, scrub: Callable[[str], str]) -> str:

@@ -1,14 +1,18 @@
-"""URL clean-up for renderings: drop tracking parameters, make URLs short.
+"""URL clean-up for renderings, and the one place texts are cut for display.
 
-Both functions are pure and never raise on odd input: a string that is not a URL
-is returned cut to length, never rejected. Lengths are characters.
+- :func:`strip_tracking`, :func:`shorten_url`: drop tracking parameters, make URLs short;
+- :func:`clip_middle`: cut a long string (a URL, a ``url:line``) in the middle, saying how much;
+- :func:`clip_end`: cut a long text (a message, a body) at its end, saying how long it was.
+
+All are pure and never raise on odd input: a string that is not a URL is returned cut to
+length, never rejected. Lengths are characters (Unicode code points).
 """
 
 from __future__ import annotations
 
 from urllib.parse import urlsplit
 
-__all__ = ["strip_tracking", "shorten_url", "clip_middle", "TRACKING_PARAMS", "TRACKING_PREFIXES"]
+__all__ = ["strip_tracking", "shorten_url", "clip_middle", "clip_end", "TRACKING_PARAMS", "TRACKING_PREFIXES"]
 
 #: Query parameter names (compared lower-case) removed by :func:`strip_tracking`.
 TRACKING_PARAMS = frozenset(
@@ -90,7 +94,10 @@ def shorten_url(url: str, *, base: str | None = None, limit: int = 80) -> str:
     if origin is not None:
         parts = urlsplit(url)
         head = f"{parts.scheme}://{parts.netloc}"
-        rest = url[len(head):] if url.lower().startswith(head.lower()) else url[url.find(parts.netloc) + len(parts.netloc):]
+        if url.lower().startswith(head.lower()):
+            rest = url[len(head):]
+        else:
+            rest = url[url.find(parts.netloc) + len(parts.netloc):]
         if base:
             b_origin = _origin(base)
             if b_origin == origin:
@@ -118,6 +125,20 @@ def clip_middle(text: str, limit: int) -> str:
     tail = min(60, limit // 3)
     head = limit - tail - 20
     return f"{text[:head]}…[{len(text) - head - tail:,} chars]…{text[-tail:]}"
+
+
+def clip_end(text: str, limit: int, *, total: int | None = None, hint: str = "") -> str:
+    """``text`` cut to its first ``limit`` characters followed by ``… [N chars in all]`` (``; hint``
+    inside the brackets when given, e.g. how to read the rest), or ``text`` unchanged when it fits.
+
+    ``total`` is the length of the whole text when ``text`` is already only a part of it (a message
+    kept in part): the marker is then added even when ``text`` itself fits. ``limit`` below 0 is 0.
+    """
+    limit = max(0, limit)
+    whole = max(len(text), total or 0)
+    if len(text) <= limit and whole == len(text):
+        return text
+    return f"{text[:limit]}… [{whole:,} chars in all{'; ' + hint if hint else ''}]"
 
 
 def _cut_middle(head: str, rest: str, limit: int) -> str:

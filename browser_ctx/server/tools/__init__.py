@@ -4,8 +4,8 @@ Each family module exports ``TOOLS: list[ToolSpec]`` (see :mod:`browser_ctx.serv
 A new family is one module here plus one line in the import below and one entry in
 :data:`FAMILIES`. The order of :data:`FAMILIES` is the order of ``tools/list``.
 
-Families: :mod:`.read` (navigate, snapshot, text), console and network listings
-(:mod:`browser_ctx.server.tools_events`), :mod:`.actions` (click … verify), :mod:`.vision`
+Families: :mod:`.read` (navigate, snapshot, text), :mod:`.console` (console messages),
+:mod:`.network` (requests, one request), :mod:`.actions` (click … verify), :mod:`.vision`
 (screenshots), :mod:`.evaluate` (run JavaScript), :mod:`.page` (upload, resize), :mod:`.ledger`
 (``browser_ctx_stats``).
 """
@@ -14,14 +14,13 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from .. import tools_events
 from ..registry import ToolSpec
-from . import actions, evaluate, ledger, page, read, vision
+from . import actions, console, evaluate, ledger, network, page, read, vision
 
 __all__ = ["FAMILIES", "all_tools"]
 
 #: Tool family modules, in ``tools/list`` order.
-FAMILIES: tuple[ModuleType, ...] = (read, tools_events, actions, vision, evaluate, page, ledger)
+FAMILIES: tuple[ModuleType, ...] = (read, console, network, actions, vision, evaluate, page, ledger)
 
 
 def all_tools() -> list[ToolSpec]:

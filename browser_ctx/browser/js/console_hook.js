@@ -1,14 +1,15 @@
-// Console capture in the page (installed by browser_ctx/browser/events.py in every frame's main world,
-// before the page's own scripts). Why in the page: receiving one CDP Runtime.consoleAPICalled event per
+// Console capture in the page (installed by browser_ctx/browser/capture/console.py in every frame's main
+// world, before the page's own scripts, as `(this function)(binding, maxPending, keepChars, traceFrames)`
+// through browser_ctx/browser/scripts.py's invocation()). Why in the page: receiving one CDP Runtime.consoleAPICalled event per
 // message through Playwright's driver grew the driver by 70-120 MB over 100,000 messages; folding here
 // sends a few batches instead, so a flood of 100,000 repeats is one entry with a count.
 //
 // Every call is folded into `pending`, keyed like browser_ctx.core.console.fold_key (level, url:line of
-// the caller, text with digit runs as '#'), and sent as a JSON batch through the CDP binding __BINDING__
+// the caller, text with digit runs as '#'), and sent as a JSON batch through the CDP binding named BINDING
 // (Runtime.addBinding on browser-ctx's own CDP session; nothing of Playwright's is exposed to the page).
 // A batch goes out at once, inside the console call, while the frame has sent fewer than 50 batches in
 // the last second (as a CDP console event would); beyond that every 100 ms. It also goes out at once when
-// __MAX__ distinct entries are pending, on pagehide and for every call after it, and when
+// MAX distinct entries are pending, on pagehide and for every call after it, and when
 // drain() is called (browser-ctx does that before it reads the console). If the binding is not there
 // yet (an out-of-process frame before its session attaches), the batch waits and is retried.
 //
@@ -22,15 +23,19 @@
 // reads its own data properties (getters are not called), which a Proxy can observe.
 //
 // A batch is a JSON array of:
-//   {l: level (error|warning|info|debug), t: text (first __KEEP__ chars, latest call), n: full length (chars),
+//   {l: level (error|warning|info|debug), t: text (first KEEP chars, latest call), n: full length (chars),
 //    u: caller url, ln: caller line (1-based), st: frames kept (console.trace), sc: frames in all,
 //    e: 1 if an Error argument's stack is in the text, c: calls folded, f/z: first/last call (ms since epoch),
 //    v: 1 if the text varied in its numbers, h: location.href at the first call (top frame only)}
 // plus one trailing {d: calls dropped because nothing could be sent}. The server knows which document
 // sent a batch from the CDP execution context it came from.
-(() => {
+//
+// Arguments: BINDING, the binding's name (the hook's own handle on globalThis is BINDING + 'Hook');
+// MAX, distinct entries held before a batch is sent at once; KEEP, characters kept per message;
+// FRAMES, stack frames kept per console.trace.
+((BINDING, MAX, KEEP, FRAMES) => {
   const G = globalThis;
-  const HOOK = '__BINDING__Hook', BINDING = '__BINDING__', MAX = __MAX__, KEEP = __KEEP__, FRAMES = __FRAMES__;
+  const HOOK = BINDING + 'Hook';
   const hasOwn = Object.prototype.hasOwnProperty;
   const apply = Reflect.apply;
   if (apply(hasOwn, G, [HOOK])) return;
@@ -428,4 +433,4 @@
     listen('pagehide', () => { leaving = true; send(); }, true);
     listen('pageshow', (e) => { if (e.persisted) leaving = false; }, true);
   }
-})();
+})

@@ -1,224 +1,50 @@
-"""Debugging tools: console messages, the network request list, one request's headers and body.
+"""Network tools: ``browser_network_requests`` (the list) and ``browser_network_request`` (one request).
 
 Tool and parameter names follow ``@playwright/mcp`` 0.0.83 where it has them
-(``browser_console_messages {level, all}``, ``browser_network_requests {static, filter}``,
-``browser_network_request {index, part}``); the rest are ours, camelCase.
-
-Listings budget themselves: they render whole entries until the call's ``maxTokens`` is nearly
-used, so the ``cursor`` they hand back (structured field ``cursor``, pass it as ``since``) covers
-exactly what was shown and a cut listing never skips unread entries. Because errors come first, a
-cut console listing can show entries newer than an unshown one; the cursor then stays below the
-unshown one and the tab remembers what was shown at that cursor (:class:`_Shown`), so the next call
-with ``since=cursor`` goes on instead of repeating the same page.
+(``browser_network_requests {static, filter}``, ``browser_network_request {index, part}``); the rest
+are ours, camelCase. Requests come from the tab's capture (:mod:`browser_ctx.browser.capture`); the
+list budgets itself (:mod:`.listing`); bodies are fetched from the browser on demand.
 """
 
 from __future__ import annotations
 
 import json
 import re
-import weakref
-from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
-from .._errors import InvalidArgument
-from ..browser.events import EventCapture
-from ..core.bodies import apply_select, json_shape, looks_binary
-from ..core.console import (
-    LEVELS,
-    ConsoleEntry,
-    clip_url,
-    order_entries,
-    render_entry,
-    section_header,
-    select_entries,
-)
-from ..core.network import RequestRecord, fold_requests, format_bytes, parse_status, render_group, select_requests
-from ..core.tokens import count_tokens
-from .registry import Rendered, ToolCall, ToolSpec
+from ..._errors import InvalidArgument
+from ...browser.capture import EventCapture
+from ...core.bodies import apply_select, json_shape, looks_binary
+from ...core.console import clip_url, section_header
+from ...core.listing import compile_pattern, cursor_after
+from ...core.network import RequestRecord, fold_requests, format_bytes, parse_status, render_group, select_requests
+from ...core.tokens import count_tokens
+from ...core.urls import clip_end
+from ..registry import Rendered, ToolCall, ToolSpec
+from .listing import ALL, LIMIT, LISTING_RESERVE, SINCE, line_budget, synced_events
 
-__all__ = ["TOOLS", "RESOURCE_TYPES", "LISTING_RESERVE"]
-
-#: Tokens of ``maxTokens`` kept free for metadata, notes and the closing line of a listing.
-LISTING_RESERVE = 120
+__all__ = ["TOOLS", "RESOURCE_TYPES", "ROUTINE_HEADERS", "raw_listing_tokens"]
 
 #: Resource types accepted by ``resourceTypes`` (CDP's, lower case).
 RESOURCE_TYPES = ("document", "stylesheet", "image", "media", "font", "script", "texttrack", "xhr", "fetch",
                   "prefetch", "eventsource", "websocket", "manifest", "signedexchange", "ping",
                   "cspviolationreport", "preflight", "other")
+#: Characters of a request body shown in the full-details view (``part="request-body"`` shows all).
+REQUEST_BODY_CHARS = 2000
+#: How to read a whole request body, said where one is cut.
+READ_REQUEST_BODY = 'part="request-body" for all'
+#: Characters of each of a socket's last frames shown in the details view.
+SOCKET_FRAME_CHARS = 500
+#: A text of more than this many characters per token of budget is too large without counting it.
+CHARS_PER_TOKEN_BOUND = 8
 
-# since/limit are described once, in the server instructions; all in each tool's description.
-_SINCE = {"type": "integer", "minimum": 0}
-_LIMIT = {"type": "integer", "minimum": 1}
-_ALL = {"type": "boolean"}
-
-
-def _max_tokens(call: ToolCall) -> int:
-    caps = call.settings.caps
-    raw = call.args.get("maxTokens") or getattr(call, "max_tokens", None) or caps.default_max_tokens
-    return min(max(int(raw), caps.min_tokens), caps.ceiling_tokens)
-
-
-def _regex(value: str | None, name: str) -> re.Pattern[str] | None:
-    if not value:
-        return None
-    try:
-        return re.compile(value)
-    except re.error as exc:
-        raise InvalidArgument(f"Invalid regular expression for {name} {value!r}: {exc}. "
-                              "Use Python/JS-style regex syntax, e.g. \"/api/.*user\".") from exc
-
-
-def _cursor(matched_seqs: list[int], shown: set[int], latest: int) -> int:
-    """The largest cursor c such that every matched item with seq <= c was shown."""
-    unshown = [s for s in matched_seqs if s not in shown]
-    return (min(unshown) - 1) if unshown else latest
-
-
-class _Shown:
-    """What cut listings of one tab already showed, per cursor they handed back.
-
-    ``skip(since)`` maps item id -> sequence number at the time it was shown: an item with that id is
-    left out of a listing ``since`` that cursor unless it changed after (a higher sequence number).
-    """
-
-    def __init__(self, keep: int = 32) -> None:
-        self._keep = keep
-        self._by_cursor: OrderedDict[int, dict[int, int]] = OrderedDict()
-
-    def skip(self, since: int | None) -> dict[int, int]:
-        return self._by_cursor.get(since, {}) if since is not None else {}
-
-    def remember(self, cursor: int, since: int | None, shown: dict[int, int]) -> None:
-        """Record items shown by a listing that handed back ``cursor`` (those at or below the cursor
-        need no memory: ``since`` already excludes them)."""
-        kept = {k: v for k, v in (self.skip(since) | shown).items() if v > cursor}
-        if kept:
-            self._by_cursor[cursor] = kept
-            self._by_cursor.move_to_end(cursor)
-            while len(self._by_cursor) > self._keep:
-                self._by_cursor.popitem(last=False)
-
-
-_shown: weakref.WeakKeyDictionary[Any, dict[str, _Shown]] = weakref.WeakKeyDictionary()
-
-
-def _shown_for(ev: EventCapture, kind: str) -> _Shown:
-    return _shown.setdefault(ev, {}).setdefault(kind, _Shown())
-
-
-class _Budget:
-    """Accumulate lines while they fit in a token and character budget."""
-
-    def __init__(self, tokens: int, chars: int) -> None:
-        self.tokens = tokens
-        self.chars = chars
-        self.lines: list[str] = []
-
-    def add(self, block: str, force: bool = False) -> bool:
-        t = count_tokens(block) + 1
-        if not force and (t > self.tokens or len(block) + 1 > self.chars):
-            return False
-        self.lines.append(block)
-        self.tokens -= t
-        self.chars -= len(block) + 1
-        return True
-
-
-async def _events(call: ToolCall) -> tuple[EventCapture, Any]:
-    tab = await call.session.current_tab()
-    try:
-        await tab.events.start()  # idempotent: waits if the capture is still attaching
-    except Exception:  # noqa: BLE001 - a capture that could not start still has its (empty) buffers
-        pass
-    await tab.events.sync(timeout=1.0)  # events the browser already sent are in the buffers
-    return tab.events, tab
-
-
-# -- browser_console_messages -------------------------------------------------------------------
-
-async def console_messages(call: ToolCall) -> Rendered:
-    """Render the tab's console entries: filtered, folded, errors first, within the call's budget."""
-    ev, tab = await _events(call)
-    args = call.args
-    level = args.get("level") or "info"
-    if level not in LEVELS:
-        raise InvalidArgument(f"level must be one of {', '.join(LEVELS)} (got {level!r}).")
-    pattern = _regex(args.get("pattern"), "pattern")
-    since = args.get("since")
-    limit = args.get("limit")
-    show_all = bool(args.get("all"))
-    scrub = ev.redactor.scrub
-    current = ev.current_section
-    held = ev.console.entries()
-    if not show_all:
-        held = [e for e in held if e.section == current.id]
-    memory = _shown_for(ev, "console")
-    skip = memory.skip(since)
-    matched = order_entries(e for e in select_entries(held, level=level, pattern=pattern, since=since, scrub=scrub)
-                            if e.last_seq > skip.get(e.first_seq, 0))
-    budget = _Budget(_max_tokens(call) - LISTING_RESERVE, call.settings.caps.ceiling_chars - 500)
-    where = "all pages of this tab" if show_all else f"current page {clip_url(current.url)}"
-    occurrences = sum(e.count for e in matched)
-    head = f"Console, {where}"
-    if since is not None:
-        head += f", since cursor {since}"
-    if matched:
-        head += (f": {len(matched)} entr{'y' if len(matched) == 1 else 'ies'}"
-                 f" ({occurrences:,} message{'s' if occurrences != 1 else ''}), level {level} and above, errors first.")
-    else:
-        head += f": no messages at level {level} or above" + (f" matching {args.get('pattern')!r}" if pattern else "") + "."
-        lower = [e for e in held if since is None or e.last_seq > since]
-        hidden = sum(e.count for e in lower if not _included(e, level))
-        if hidden:
-            head += f" {hidden:,} lower-level message(s) hidden; level=debug shows them."
-    if ev.console.evicted_entries:
-        head += (f" {ev.console.evicted_entries:,} older entries ({ev.console.evicted_messages:,} messages) "
-                 "were evicted from this tab's buffer.")
-    budget.add(scrub(head), force=True)
-    shown: set[int] = set()
-    shown_items: dict[int, int] = {}
-    last_section = None
-    multi = show_all and len({e.section for e in matched}) > 1
-    stopped = None
-    for e in matched:
-        if limit is not None and len(shown) >= limit:
-            stopped = f"limit={limit}"
-            break
-        block = render_entry(e, message_chars=call.settings.events.message_chars, scrub=scrub, since=since)
-        if multi and e.section != last_section:
-            block = section_header(ev.section(e.section), e.section, current.id) + "\n" + block
-        if not budget.add(block, force=not shown):
-            stopped = "maxTokens"
-            break
-        last_section = e.section
-        shown.add(e.last_seq)
-        shown_items[e.first_seq] = e.last_seq
-    cursor = _cursor([e.last_seq for e in matched], shown, ev.console.seq)
-    memory.remember(cursor, since, shown_items)
-    rest = len(matched) - len(shown)
-    if rest:
-        budget.add(f"… {rest} more entr{'y' if rest == 1 else 'ies'} not shown ({stopped}); call again with "
-                   f"since={cursor} to read them and anything newer.", force=True)
-    meta = {"cursor": cursor, "shown": len(shown), "matched": len(matched)}
-    scope = ev.console.entries() if show_all else [e for e in ev.console.entries() if e.section == current.id]
-    baseline = sum(e.raw_tokens for e in scope) + (ev.console.evicted_raw_tokens if show_all else 0)
-    return Rendered("\n".join(budget.lines), meta=meta, tab=getattr(tab, "id", None),
-                    baseline_tokens=baseline)
-
-
-def _included(e: ConsoleEntry, level: str) -> bool:
-    from ..core.console import level_included
-    return level_included(e.level, level)
-
-
-# -- browser_network_requests -------------------------------------------------------------------
 
 async def network_requests(call: ToolCall) -> Rendered:
     """Render the tab's requests, one line each, repeated endpoints folded, within the call's budget."""
-    ev, tab = await _events(call)
+    ev, tab = await synced_events(call)
     args = call.args
-    url_pattern = _regex(args.get("filter"), "filter")
+    url_pattern = compile_pattern(args.get("filter"), "filter")
     status = parse_status(str(args["status"])) if args.get("status") not in (None, "") else None
     types = args.get("resourceTypes")
     if types:
@@ -237,11 +63,11 @@ async def network_requests(call: ToolCall) -> Rendered:
     matched, hidden_static = select_requests(
         held, url_pattern=url_pattern, status=status, failed=True if failed else None, resource_types=types,
         method=args.get("method"), since=since, include_static=bool(args.get("static")), scrub=scrub)
-    memory = _shown_for(ev, "network")
+    memory = ev.network_shown
     skip = memory.skip(since)
     matched = [r for r in matched if r.seq > skip.get(r.index, 0)]
     groups = fold_requests(matched)
-    budget = _Budget(_max_tokens(call) - LISTING_RESERVE, call.settings.caps.ceiling_chars - 500)
+    budget = line_budget(call)
     where = "all pages of this tab" if show_all else f"current page {clip_url(current.url)}"
     n_failed = sum(1 for r in matched if r.failed)
     head = f"Network, {where}"
@@ -280,7 +106,7 @@ async def network_requests(call: ToolCall) -> Rendered:
         shown_groups += 1
         shown.update(r.seq for r in g)
         shown_items.update((r.index, r.seq) for r in g)
-    cursor = _cursor([r.seq for r in matched], shown, ev.net_seq)
+    cursor = cursor_after([r.seq for r in matched], shown, ev.net_seq)
     memory.remember(cursor, since, shown_items)
     rest = len(groups) - shown_groups
     if rest:
@@ -288,7 +114,7 @@ async def network_requests(call: ToolCall) -> Rendered:
                    f"since={cursor} to read them and anything newer.", force=True)
     meta = {"cursor": cursor, "shown": len(shown), "matched": len(matched)}
     scope = ev.records() if show_all else [r for r in ev.records() if r.section == current.id]
-    return Rendered("\n".join(budget.lines), meta=meta, tab=getattr(tab, "id", None),
+    return Rendered("\n".join(budget.lines), meta=meta, tab=tab.id,
                     baseline_tokens=raw_listing_tokens(scope, scrub))
 
 
@@ -346,7 +172,7 @@ def _summary_line(rec: RequestRecord, scrub: Callable[[str], str]) -> str:
 
 
 def _fits(text: str, tokens: int) -> bool:
-    if len(text) > tokens * 8:
+    if len(text) > tokens * CHARS_PER_TOKEN_BOUND:
         return False
     return count_tokens(text) <= tokens
 
@@ -394,7 +220,7 @@ def _first_key(parsed: Any) -> str:
 
 async def network_request(call: ToolCall) -> Rendered:
     """Render one request: summary, headers and bodies, or only the ``part`` asked for."""
-    ev, tab = await _events(call)
+    ev, tab = await synced_events(call)
     args = call.args
     index = int(args["index"])
     part = args.get("part") or ""
@@ -407,7 +233,7 @@ async def network_request(call: ToolCall) -> Rendered:
         raise InvalidArgument("select applies to a body: use it with part=\"response-body\" or \"request-body\".")
     rec = ev.record(index)
     scrub = ev.redactor.scrub
-    budget = _max_tokens(call) - LISTING_RESERVE
+    budget = call.budget.reserve(LISTING_RESERVE).tokens
     meta: dict[str, Any] = {"index": index}
     blocks: list[str] = []
     if not part:
@@ -416,7 +242,8 @@ async def network_request(call: ToolCall) -> Rendered:
         if rec.has_post_data:
             body = await ev.request_body(rec)
             if body.text is not None:
-                blocks.append(f"Request body ({body.full_bytes or 0:,} bytes):\n{_cut(scrub(body.text), 2000)}")
+                shown = clip_end(scrub(body.text), REQUEST_BODY_CHARS, hint=READ_REQUEST_BODY)
+                blocks.append(f"Request body ({body.full_bytes or 0:,} bytes):\n{shown}")
             else:
                 blocks.append(f"Request body: not available: {body.missing}.")
         if rec.status is not None:
@@ -425,7 +252,7 @@ async def network_request(call: ToolCall) -> Rendered:
         remaining = budget - count_tokens(head)
         body_text, body_meta = await _response_body_block(ev, rec, select=select, budget=remaining, part="")
         meta.update(body_meta)
-        return Rendered(head + "\n" + body_text, meta=meta, tab=getattr(tab, "id", None))
+        return Rendered(head + "\n" + body_text, meta=meta, tab=tab.id)
     if part == "request-headers":
         text = _headers_block(f"Request headers of #{index}", rec.request_headers)
     elif part == "response-headers":
@@ -447,7 +274,7 @@ async def network_request(call: ToolCall) -> Rendered:
     else:
         text, body_meta = await _response_body_block(ev, rec, select=select, budget=budget, part="response-body")
         meta.update(body_meta)
-    return Rendered(scrub(text), meta=meta, tab=getattr(tab, "id", None))
+    return Rendered(scrub(text), meta=meta, tab=tab.id)
 
 
 async def _response_body_block(ev: EventCapture, rec: RequestRecord, *, select: str | None, budget: int,
@@ -455,7 +282,7 @@ async def _response_body_block(ev: EventCapture, rec: RequestRecord, *, select: 
     meta: dict[str, Any] = {}
     if rec.resource_type in ("websocket", "eventsource") and rec.socket is not None:
         s = rec.socket
-        frames = "\n".join(f"  {d} {ev.redactor.scrub(t)[:500]}" for d, t in s.last)
+        frames = "\n".join(f"  {d} {ev.redactor.scrub(t)[:SOCKET_FRAME_CHARS]}" for d, t in s.last)
         kind = "WebSocket" if rec.resource_type == "websocket" else "EventSource"
         text = (f"{kind}: {'closed' if s.closed else 'open'}; sent {s.sent} ({s.sent_bytes:,} chars), "
                 f"received {s.received} ({s.received_bytes:,} chars). No body is kept for a stream; "
@@ -490,26 +317,7 @@ def _ctype(headers: dict[str, str]) -> str:
     return ""
 
 
-def _cut(text: str, chars: int) -> str:
-    return text if len(text) <= chars else text[:chars] + f"… [{len(text):,} chars in all; part=\"request-body\" for all]"
-
-
 TOOLS: list[ToolSpec] = [
-    ToolSpec(
-        name="browser_console_messages",
-        description=("Console messages and uncaught errors of the current tab: errors first, repeats folded "
-                     "(×N), long messages and stacks cut. all: earlier pages of the tab too."),
-        properties={
-            "level": {"type": "string", "enum": list(LEVELS), "default": "info",
-                      "description": "Least severe level returned; each includes the more severe ones"},
-            "pattern": {"type": "string", "description": "Regex the message text must match"},
-            "since": _SINCE,
-            "limit": _LIMIT,
-            "all": _ALL,
-        },
-        handler=console_messages,
-        caps="debug",
-    ),
     ToolSpec(
         name="browser_network_requests",
         description=("Requests of the current tab, one line each (#index, method, URL, status, type, size, ms); "
@@ -523,9 +331,9 @@ TOOLS: list[ToolSpec] = [
             "method": {"type": "string"},
             "static": {"type": "boolean", "default": False,
                        "description": "Include successful images, fonts, scripts, styles (default false)"},
-            "since": _SINCE,
-            "limit": _LIMIT,
-            "all": _ALL,
+            "since": SINCE,
+            "limit": LIMIT,
+            "all": ALL,
         },
         handler=network_requests,
         caps="debug",

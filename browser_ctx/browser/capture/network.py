@@ -1,0 +1,453 @@
+"""Network capture of one tab: one :class:`~browser_ctx.core.network.RequestRecord` per request, from CDP
+``Network.*`` events of the page's session and of its frames' and workers' sessions.
+
+Redirects are folded into their request; WebSocket frames and EventSource messages are counted with the
+last few kept; ``EventSettings.network_entries`` records are held (default 2,000, oldest evicted and
+counted). Headers, URLs and request bodies are redacted by name as they arrive, and every value
+redacted is remembered in the session's :class:`~browser_ctx.core.redact.Redactor`, which scrubs it from
+all later output. Response bodies are not kept: they are fetched on demand with
+``Network.getResponseBody`` through the session that saw the request, while the browser still has them
+(:meth:`NetworkCapture.response_body`).
+
+A request to the main frame's new document starts a new section (at the browser's wall time of the
+request, like the documents' ``timeOrigin``).
+"""
+
+from __future__ import annotations
+
+import base64
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from playwright.async_api import CDPSession
+from playwright.async_api import Error as PlaywrightError
+
+from ..._errors import InvalidArgument
+from ...core.bodies import looks_binary
+from ...core.network import POST_KEEP, RequestRecord, SocketInfo
+from ...core.sections import relative_url
+from .console import is_favicon, when
+from .sections import SectionLog
+
+if TYPE_CHECKING:
+    from ...core.redact import Redactor
+    from ...settings import EventSettings
+
+__all__ = ["Body", "NetworkCapture", "EXTRA_KEEP"]
+
+#: ``*ExtraInfo`` payloads held while waiting for their request (they may arrive first).
+EXTRA_KEEP = 500
+
+_TAB_CLOSED = "the tab was closed, and its bodies with it"
+
+
+@dataclass
+class Body:
+    """A body fetched from the browser.
+
+    Attributes:
+        text: the body as text (redacted by field name for JSON/form bodies), or ``None`` when it is
+            binary or not available.
+        full_bytes: size of the body in bytes (decoded, as the page received it), if known.
+        binary: the body is binary (``text`` is ``None``; ``full_bytes`` says how big).
+        missing: why the body is not available (``None`` when it is).
+    """
+
+    text: str | None
+    full_bytes: int | None = None
+    binary: bool = False
+    missing: str | None = None
+
+
+class NetworkCapture:
+    """The requests of one tab (see the module docstring).
+
+    Attributes:
+        evicted: requests dropped from the buffer to make room.
+        seq: sequence number of the latest network change (``since`` cursors compare it).
+        page_session: the CDP session of the tab's page (bodies of requests no other session saw
+            are fetched through it); ``None`` until attached and after closing.
+    """
+
+    def __init__(self, sections: SectionLog, settings: EventSettings, redactor: Redactor) -> None:
+        self._sections = sections
+        self._settings = settings
+        self._redactor = redactor
+        self._requests: OrderedDict[int, RequestRecord] = OrderedDict()
+        self._by_id: dict[str, RequestRecord] = {}
+        self._extra_req: OrderedDict[str, dict[str, Any]] = OrderedDict()
+        self._extra_resp: OrderedDict[str, dict[str, Any]] = OrderedDict()
+        self._counted_failed: set[int] = set()
+        self._req_session: dict[str, CDPSession] = {}  # request id -> the frame session that saw it
+        self._next_index = 1
+        self.evicted = 0
+        self.seq = 0
+        self.page_session: CDPSession | None = None
+
+    # -- CDP ------------------------------------------------------------------------------------
+
+    def handlers(self) -> dict[str, Callable[[dict[str, Any]], None]]:
+        """CDP ``Network.*`` event handlers (the same for the page's and its frames' sessions)."""
+        return {
+            "Network.requestWillBeSent": self.on_request,
+            "Network.requestWillBeSentExtraInfo": self.on_request_extra,
+            "Network.responseReceived": self.on_response,
+            "Network.responseReceivedExtraInfo": self.on_response_extra,
+            "Network.loadingFinished": self.on_finished,
+            "Network.loadingFailed": self.on_failed,
+            "Network.webSocketCreated": self.on_ws_created,
+            "Network.webSocketHandshakeResponseReceived": self.on_ws_handshake,
+            "Network.webSocketFrameSent": lambda p: self.on_ws_frame(p, "↑"),
+            "Network.webSocketFrameReceived": lambda p: self.on_ws_frame(p, "↓"),
+            "Network.webSocketFrameError": self.on_ws_error,
+            "Network.webSocketClosed": self.on_ws_closed,
+            "Network.eventSourceMessageReceived": self.on_es_message,
+        }
+
+    @staticmethod
+    async def enable(cdp: Any) -> None:
+        """Enable ``Network`` on ``cdp`` (request bodies up to :data:`~browser_ctx.core.network.POST_KEEP`
+        characters arrive inline)."""
+        await cdp.send("Network.enable", {"maxPostDataSize": POST_KEEP})
+
+    def seen_by(self, cdp: CDPSession, handler: Callable[[dict[str, Any]], None]) -> Callable[[dict[str, Any]], None]:
+        """Wrap a handler of a frame's or worker's session: remember which session saw each request (its
+        bodies must be fetched through it)."""
+        def run(p: dict[str, Any]) -> None:
+            handler(p)
+            rid = p.get("requestId")
+            if rid and rid in self._by_id and rid not in self._req_session:
+                self._req_session[rid] = cdp
+        return run
+
+    def forget_sessions(self) -> None:
+        """Drop every session reference (the capture closed)."""
+        self._req_session.clear()
+        self.page_session = None
+
+    def _session_of(self, rec: RequestRecord) -> CDPSession | None:
+        return self._req_session.get(rec.request_id, self.page_session)
+
+    # -- records --------------------------------------------------------------------------------
+
+    def _touch(self, rec: RequestRecord) -> None:
+        self.seq += 1
+        rec.seq = self.seq
+
+    def _new_record(self, request_id: str, loader: str | None = None, **fields: Any) -> RequestRecord:
+        section = self._sections.for_loader(loader)
+        rec = RequestRecord(index=self._next_index, request_id=request_id, section=section.id,
+                            route=relative_url(section.route, section.url) if section.route else None, **fields)
+        self._next_index += 1
+        self._sections.count(section.id, "items")
+        self._requests[rec.index] = rec
+        self._by_id[request_id] = rec
+        while len(self._requests) > max(1, self._settings.network_entries):
+            _, old = self._requests.popitem(last=False)
+            self.evicted += 1
+            if self._by_id.get(old.request_id) is old:
+                del self._by_id[old.request_id]
+                self._req_session.pop(old.request_id, None)
+        self._touch(rec)
+        return rec
+
+    def _count_failed(self, rec: RequestRecord) -> None:
+        if rec.resource_type == "other" and is_favicon(rec.url):
+            return  # the browser's own favicon fetch is not the page's failure
+        if rec.failed and rec.index not in self._counted_failed:
+            self._counted_failed.add(rec.index)
+            self._sections.count(rec.section, "failedRequests")
+
+    @staticmethod
+    def _park(store: OrderedDict[str, dict[str, Any]], rid: str, p: dict[str, Any]) -> None:
+        store[rid] = p
+        while len(store) > EXTRA_KEEP:
+            store.popitem(last=False)
+
+    # -- events ---------------------------------------------------------------------------------
+
+    def on_request(self, p: dict[str, Any]) -> None:
+        """``Network.requestWillBeSent``: a new request, or a redirect of one."""
+        req = p.get("request") or {}
+        rid = p.get("requestId", "")
+        url = self._redactor.url(req.get("url", "") + (req.get("urlFragment") or ""))
+        rtype = str(p.get("type") or "Other").lower()
+        main_document = (rtype == "document" and rid == p.get("loaderId")
+                         and p.get("frameId") == self._sections.main_frame)
+        if main_document and not p.get("redirectResponse"):
+            # Started when the browser sent the request (its clock, like the documents' timeOrigin).
+            self._sections.new(req.get("url", ""), p.get("loaderId"),
+                               when(float(p.get("wallTime") or 0) * 1000).get("first"))
+        headers = self._redactor.headers(req.get("headers") or {})
+        redirect = p.get("redirectResponse")
+        rec = self._by_id.get(rid)
+        if redirect is not None and rec is not None:
+            rec.chain.append((rec.url, int(redirect.get("status", 0))))
+            rec.url, rec.method, rec.request_headers = url, req.get("method", rec.method), headers
+            rec.status = None
+            rec.response_headers = {}
+            self._touch(rec)
+            if main_document:
+                self._sections.current.url = url
+            return
+        rec = self._new_record(rid, p.get("loaderId"), method=req.get("method", "GET"), url=url, resource_type=rtype,
+                               start=float(p.get("timestamp") or 0), wall_time=float(p.get("wallTime") or time.time()),
+                               request_headers=headers)
+        if req.get("hasPostData") or req.get("postData"):
+            rec.has_post_data = True
+            data = req.get("postData")
+            if data is not None:
+                rec.post_length = len(data)
+                rec.post_data = self._redactor.body(data, content_type(req.get("headers") or {}))[:POST_KEEP]
+        extra = self._extra_req.pop(rid, None)
+        if extra is not None:
+            self.on_request_extra(extra)
+
+    def on_request_extra(self, p: dict[str, Any]) -> None:
+        """``Network.requestWillBeSentExtraInfo``: the headers as sent (cookies included)."""
+        rid = p.get("requestId", "")
+        rec = self._by_id.get(rid)
+        if rec is None:
+            self._park(self._extra_req, rid, p)
+            return
+        merge_headers(rec.request_headers, self._redactor.headers(p.get("headers") or {}))
+
+    def on_response(self, p: dict[str, Any]) -> None:
+        """``Network.responseReceived``: status, type and headers."""
+        rec = self._by_id.get(p.get("requestId", ""))
+        if rec is None:
+            return
+        resp = p.get("response") or {}
+        rec.status = int(resp.get("status", 0))
+        rec.status_text = str(resp.get("statusText") or "")
+        rec.mime = str(resp.get("mimeType") or "")
+        rec.response_at = float(p.get("timestamp") or 0) or None
+        rec.from_service_worker = bool(resp.get("fromServiceWorker"))
+        rec.from_cache = bool(resp.get("fromDiskCache") or resp.get("fromPrefetchCache"))
+        if p.get("type"):
+            rec.resource_type = str(p["type"]).lower()
+        merge_headers(rec.response_headers, self._redactor.headers(resp.get("headers") or {}))
+        extra = self._extra_resp.pop(rec.request_id, None)
+        if extra is not None:
+            merge_headers(rec.response_headers, self._redactor.headers(extra.get("headers") or {}))
+        self._touch(rec)
+        self._count_failed(rec)
+
+    def on_response_extra(self, p: dict[str, Any]) -> None:
+        """``Network.responseReceivedExtraInfo``: the headers as received (``Set-Cookie`` included)."""
+        rid = p.get("requestId", "")
+        rec = self._by_id.get(rid)
+        if rec is None or rec.status is None:
+            self._park(self._extra_resp, rid, p)
+            # Remember secrets (Set-Cookie) at once, even before the response arrives.
+            self._redactor.headers(p.get("headers") or {})
+            return
+        merge_headers(rec.response_headers, self._redactor.headers(p.get("headers") or {}))
+
+    def on_finished(self, p: dict[str, Any]) -> None:
+        """``Network.loadingFinished``: the end, with the bytes on the wire."""
+        rec = self._by_id.get(p.get("requestId", ""))
+        if rec is None:
+            return
+        rec.end = float(p.get("timestamp") or rec.start)
+        rec.encoded_bytes = int(p.get("encodedDataLength") or 0)
+        if rec.socket is not None:
+            rec.socket.closed = True
+        self._touch(rec)
+
+    def on_failed(self, p: dict[str, Any]) -> None:
+        """``Network.loadingFailed``: a network failure, a cancel or a block (CORS, CSP, mixed content)."""
+        rec = self._by_id.get(p.get("requestId", ""))
+        if rec is None:
+            return
+        rec.end = float(p.get("timestamp") or rec.start)
+        rec.failure = str(p.get("errorText") or "failed")
+        rec.canceled = bool(p.get("canceled"))
+        cors = (p.get("corsErrorStatus") or {}).get("corsError")
+        if cors:
+            rec.blocked = f"CORS {cors}"
+        elif p.get("blockedReason"):
+            rec.blocked = f"blocked: {p['blockedReason']}"
+        if p.get("type"):
+            rec.resource_type = str(p["type"]).lower()
+        if rec.socket is not None:
+            rec.socket.closed = True
+        self._touch(rec)
+        self._count_failed(rec)
+
+    def on_ws_created(self, p: dict[str, Any]) -> None:
+        """``Network.webSocketCreated``."""
+        rec = self._new_record(p.get("requestId", ""), method="GET", url=self._redactor.url(p.get("url", "")),
+                               resource_type="websocket", wall_time=time.time())
+        rec.socket = SocketInfo()
+
+    def on_ws_handshake(self, p: dict[str, Any]) -> None:
+        """``Network.webSocketHandshakeResponseReceived``."""
+        rec = self._by_id.get(p.get("requestId", ""))
+        if rec is None:
+            return
+        resp = p.get("response") or {}
+        rec.status = int(resp.get("status", 0))
+        rec.status_text = str(resp.get("statusText") or "")
+        rec.response_headers = self._redactor.headers(resp.get("headers") or {})
+        if resp.get("requestHeaders"):
+            rec.request_headers = self._redactor.headers(resp["requestHeaders"])
+        rec.start = rec.start or float(p.get("timestamp") or 0)
+        self._touch(rec)
+
+    def on_ws_frame(self, p: dict[str, Any], direction: str) -> None:
+        """``Network.webSocketFrameSent`` (``↑``) / ``…Received`` (``↓``): counted, the last few kept."""
+        rec = self._by_id.get(p.get("requestId", ""))
+        if rec is None or rec.socket is None:
+            return
+        resp = p.get("response") or {}
+        payload = str(resp.get("payloadData") or "")
+        if resp.get("opcode") == 2:
+            payload = f"[binary {len(payload) * 3 // 4} bytes]"
+        elif payload[:1] in ("{", "["):
+            payload = self._redactor.body(payload, "application/json")
+        rec.socket.add(direction, payload)
+        self._touch(rec)
+
+    def on_ws_error(self, p: dict[str, Any]) -> None:
+        """``Network.webSocketFrameError``."""
+        rec = self._by_id.get(p.get("requestId", ""))
+        if rec is not None and rec.socket is not None:
+            rec.socket.error = str(p.get("errorMessage") or "error")
+            self._touch(rec)
+
+    def on_ws_closed(self, p: dict[str, Any]) -> None:
+        """``Network.webSocketClosed``."""
+        rec = self._by_id.get(p.get("requestId", ""))
+        if rec is not None and rec.socket is not None:
+            rec.socket.closed = True
+            rec.end = float(p.get("timestamp") or rec.start)
+            self._touch(rec)
+
+    def on_es_message(self, p: dict[str, Any]) -> None:
+        """``Network.eventSourceMessageReceived``: counted, the last few kept."""
+        rec = self._by_id.get(p.get("requestId", ""))
+        if rec is None:
+            return
+        if rec.socket is None:
+            rec.socket = SocketInfo()
+        data = str(p.get("data") or "")
+        if p.get("eventName") and p.get("eventName") != "message":
+            data = f"{p['eventName']}: {data}"
+        if data[:1] in ("{", "["):
+            data = self._redactor.body(data, "application/json")
+        rec.socket.add("↓", data)
+        self._touch(rec)
+
+    # -- reading --------------------------------------------------------------------------------
+
+    def records(self) -> list[RequestRecord]:
+        """Held request records, oldest first."""
+        return list(self._requests.values())
+
+    @property
+    def total(self) -> int:
+        """Requests seen in all (held or evicted)."""
+        return self._next_index - 1
+
+    def record(self, index: int) -> RequestRecord:
+        """Return the request with this 1-based ``index``.
+
+        Raises:
+            InvalidArgument: no such request (never seen, or evicted); says which are held.
+        """
+        rec = self._requests.get(index)
+        if rec is not None:
+            return rec
+        if not self._requests:
+            raise InvalidArgument(f"No request #{index}: no requests captured on this tab yet; "
+                                  "navigate first, then call browser_network_requests.")
+        lo, hi = next(iter(self._requests)), next(reversed(self._requests))
+        if 1 <= index < lo:
+            raise InvalidArgument(f"Request #{index} was evicted (only the last {self._settings.network_entries} "
+                                  f"are kept; held: #{lo}-#{hi}).")
+        raise InvalidArgument(f"No request #{index}; this tab holds #{lo}-#{hi}. "
+                              "Use an index from browser_network_requests.")
+
+    async def response_body(self, rec: RequestRecord, page_closed: bool = False) -> Body:
+        """Fetch the response body of ``rec`` from the browser (``Network.getResponseBody``).
+
+        Text bodies are redacted by field name (JSON/form) and every redacted value remembered.
+        Returns a :class:`Body` whose ``missing`` says why when the body is not available: a socket or
+        stream, a failed or pending request, a redirect or empty response, or one the browser no
+        longer holds (the page navigated away, or its buffer evicted it).
+        """
+        if rec.resource_type in ("websocket", "eventsource"):
+            return Body(None, missing="streamed: no body is kept for a "
+                        f"{'WebSocket' if rec.resource_type == 'websocket' else 'EventSource'}; its frames are "
+                        "summarised in the request line")
+        if rec.failure and rec.status is None:
+            return Body(None, missing=f"the request failed ({rec.failure}); there is no response body")
+        if rec.pending:
+            return Body(None, missing="the response has not finished loading yet; call again shortly")
+        if rec.status in (204, 304) or (rec.status and 300 <= rec.status < 400):
+            return Body("", full_bytes=0)
+        cdp = self._session_of(rec)
+        if cdp is None or page_closed:
+            return Body(None, missing=_TAB_CLOSED)
+        try:
+            result = await cdp.send("Network.getResponseBody", {"requestId": rec.request_id})
+        except PlaywrightError as exc:
+            msg = str(exc).lower()
+            if "closed" in msg or "detached" in msg:
+                return Body(None, missing=_TAB_CLOSED)
+            return Body(None, missing="the browser no longer holds it (bodies are dropped when the page navigates "
+                        "away or its network buffer fills); reload the page and ask again")
+        raw = result.get("body") or ""
+        if result.get("base64Encoded"):
+            data = base64.b64decode(raw)
+            try:
+                text = data.decode("utf-8")
+            except UnicodeDecodeError:
+                return Body(None, full_bytes=len(data), binary=True)
+            if looks_binary(rec.mime, text):
+                return Body(None, full_bytes=len(data), binary=True)
+            return Body(self._redactor.body(text, rec.mime), full_bytes=len(data))
+        return Body(self._redactor.body(raw, rec.mime), full_bytes=len(raw.encode("utf-8", "surrogatepass")))
+
+    async def request_body(self, rec: RequestRecord, page_closed: bool = False) -> Body:
+        """Return the (redacted) request body of ``rec``, fetching it if it was too large to arrive inline."""
+        if not rec.has_post_data:
+            return Body(None, missing="the request has no body")
+        if rec.post_data is not None and rec.post_length <= len(rec.post_data):
+            return Body(rec.post_data, full_bytes=len(rec.post_data.encode("utf-8", "surrogatepass")))
+        cdp = self._session_of(rec)
+        if cdp is not None and not page_closed:
+            try:
+                result = await cdp.send("Network.getRequestPostData", {"requestId": rec.request_id})
+            except PlaywrightError:
+                result = None  # not available any more: what was kept inline is all there is
+            if result is not None:
+                data = str(result.get("postData") or "")
+                return Body(self._redactor.body(data, content_type(rec.request_headers)),
+                            full_bytes=len(data.encode("utf-8", "surrogatepass")))
+        if rec.post_data is not None:
+            return Body(rec.post_data, full_bytes=rec.post_length,
+                        missing=f"only the first {len(rec.post_data)} characters were kept")
+        return Body(None, missing="the browser no longer holds the request body")
+
+
+def merge_headers(into: dict[str, str], new: dict[str, str]) -> None:
+    """Merge ``new`` headers into ``into``, replacing names that differ only in case (raw wins)."""
+    lower = {k.lower(): k for k in into}
+    for k, v in new.items():
+        old = lower.get(k.lower())
+        if old is not None and old != k:
+            del into[old]
+        into[k] = v
+
+
+def content_type(headers: dict[str, Any]) -> str:
+    """The ``Content-Type`` header's value (any case), or ``""``."""
+    for k, v in headers.items():
+        if k.lower() == "content-type":
+            return str(v)
+    return ""
