@@ -95,8 +95,9 @@ def main(argv: list[str] | None = None) -> int:
     out = args.out
     out.mkdir(parents=True, exist_ok=True)
     executable = find_executable(LaunchSettings(offline_external=True))
-    started = _dt.datetime.now(_dt.timezone.utc)
-    opts = Options(corpus=args.corpus, pages=pages, out=out, fixtures=None if args.no_debug or not args.fixtures.is_dir() else args.fixtures,
+    started = _dt.datetime.now(_dt.UTC)
+    fixtures = None if args.no_debug or not args.fixtures.is_dir() else args.fixtures
+    opts = Options(corpus=args.corpus, pages=pages, out=out, fixtures=fixtures,
                    call_timeout=args.timeout, keep_text=args.keep_text, text_calls=args.text_calls, log=log)
     log(f"Benchmarking {', '.join(s.name for s in specs)} on {len(pages)} page(s) from {args.corpus} ...")
     results = anyio.run(run_benchmark, specs, opts)
@@ -108,7 +109,8 @@ def main(argv: list[str] | None = None) -> int:
         "chromium": chromium_version(executable),
         "executable": executable,
         "node": subprocess.run([node, "--version"], capture_output=True, text=True).stdout.strip() if node else None,
-        "machine": f"{platform.system()} {platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}",
+        "machine": (f"{platform.system()} {platform.machine()}, {os.cpu_count()} CPUs, "
+                    f"Python {platform.python_version()}"),
         "command": "python -m bench " + shlex.join(argv if argv is not None else sys.argv[1:]),
     }
     summary = summarise(results)

@@ -69,7 +69,8 @@ async def run_one(base: str, n: int, timeout_s: float, node_options: str | None 
     env = {"NODE_OPTIONS": node_options} if node_options else None
     async with mcp_session(env=env) as s:
         await s.call_tool("browser_console_messages", {})  # opens the tab and waits for its capture
-        nav = await s.call_tool("browser_navigate", {"url": f"{base}/events/flood.html?n={n}&defer=3000{'&tasks=1' if tasks else ''}"})
+        url = f"{base}/events/flood.html?n={n}&defer=3000{'&tasks=1' if tasks else ''}"
+        nav = await s.call_tool("browser_navigate", {"url": url})
         if nav.is_error:
             raise RuntimeError(result_text(nav))
         start = time.monotonic()
@@ -108,7 +109,8 @@ async def main() -> int:
         for n in counts:
             row = await run_one(base, n, args.timeout, args.node_options, args.tasks)
             rows.append(row)
-            print(f"n={n:>7,}: folded ×{row['folded']:,} in {row['seconds']:.0f}s; default call {row['tokens']} tokens; "
+            print(f"n={n:>7,}: folded ×{row['folded']:,} in {row['seconds']:.0f}s; "
+                  f"default call {row['tokens']} tokens; "
                   f"server peak RSS {row['server_peak']:.1f} MB (now {row['server_rss']:.1f}); "
                   f"driver peak RSS {row['driver_peak']:.1f} MB (now {row['driver_rss']:.1f})", flush=True)
     lo, hi = rows[0], rows[-1]

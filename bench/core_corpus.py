@@ -20,6 +20,7 @@ Playwright's ``aria_snapshot(mode="ai")`` tokens to ``render_snapshot`` tokens p
 
 from __future__ import annotations
 
+import asyncio
 import glob
 import os
 import re
@@ -27,12 +28,18 @@ import statistics
 import sys
 import time
 
+from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import async_playwright
 from selectolax.lexbor import LexborHTMLParser
 
+from browser_ctx import BrowserCtxError
+from browser_ctx.browser.extract import FrameIds, extract_frame, register_ref_engine
+from browser_ctx.browser.launcher import chromium_args, find_executable
 from browser_ctx.core.main_content import main_content
 from browser_ctx.core.markdown import render_markdown
 from browser_ctx.core.snapshot import render_snapshot
 from browser_ctx.core.tokens import count_tokens
+from browser_ctx.settings import LaunchSettings
 
 CORPUS = "/work/shared/corpus/readability"
 
@@ -58,12 +65,6 @@ def first_sentence(expected_html: str) -> str | None:
 
 async def _visible_pages(dirs: list[str]) -> dict[str, tuple[str, int]]:
     """name -> (visible HTML, aria_snapshot(mode="ai") tokens), read in real Chromium."""
-    from playwright.async_api import async_playwright
-
-    from browser_ctx.browser.extract import FrameIds, extract_frame, register_ref_engine
-    from browser_ctx.browser.launcher import chromium_args, find_executable
-    from browser_ctx.settings import LaunchSettings
-
     settings = LaunchSettings(offline_external=True)
     out: dict[str, tuple[str, int]] = {}
     async with async_playwright() as pw:
@@ -80,7 +81,7 @@ async def _visible_pages(dirs: list[str]) -> dict[str, tuple[str, int]]:
                     await page.set_content(src, wait_until="domcontentloaded", timeout=30_000)
                     aria = await page.aria_snapshot(mode="ai", timeout=30_000)
                     html = await extract_frame(page.main_frame, frame_ids=FrameIds())
-                except Exception as exc:  # report and go on: one odd page must not stop the bench
+                except (PlaywrightError, BrowserCtxError) as exc:  # one odd page must not stop the bench
                     print(f"skip {name}: {type(exc).__name__}: {str(exc).splitlines()[0][:120]}")
                     continue
                 out[name] = (html, count_tokens(aria))
@@ -90,9 +91,8 @@ async def _visible_pages(dirs: list[str]) -> dict[str, tuple[str, int]]:
 
 
 def browser_figures(corpus: str) -> None:
-    import asyncio
-
-    dirs = [d for d in sorted(glob.glob(os.path.join(corpus, "*", ""))) if os.path.exists(os.path.join(d, "source.html"))]
+    dirs = [d for d in sorted(glob.glob(os.path.join(corpus, "*", "")))
+            if os.path.exists(os.path.join(d, "source.html"))]
     pages = asyncio.run(_visible_pages(dirs))
     hits = total = 0
     ratios: list[float] = []
@@ -107,7 +107,8 @@ def browser_figures(corpus: str) -> None:
         if aria >= 1000:
             ratios.append(aria / max(1, snap))
         exp_path = os.path.join(d, "expected.html")
-        want = first_sentence(open(exp_path, encoding="utf-8", errors="replace").read()) if os.path.exists(exp_path) else None
+        want = (first_sentence(open(exp_path, encoding="utf-8", errors="replace").read())
+                if os.path.exists(exp_path) else None)
         if want is None:
             continue
         total += 1

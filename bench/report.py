@@ -263,10 +263,10 @@ def plot_growth(results: dict[str, Any], path) -> str | None:
     Returns ``None`` on success, else a one-line note (matplotlib missing: ``pip install -e '.[plot]'``).
     """
     try:
-        import matplotlib
+        import matplotlib  # noqa: PLC0415 - optional heavy dependency (the plot extra), loaded only to plot
 
         matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
+        import matplotlib.pyplot as plt  # noqa: PLC0415 - as above; after use("Agg")
     except ImportError:
         return "Plot skipped: matplotlib is not installed (`pip install -e '.[plot]'` to get the PNG scatter plot)."
     fig, ax = plt.subplots(figsize=(8, 5), dpi=110)

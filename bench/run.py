@@ -25,7 +25,9 @@ from typing import Any
 
 import anyio
 
+import tests.support.event_routes  # noqa: F401 - registers the /events/... routes the debug pages fetch
 from browser_ctx._http import serve_directory as serve_corpus
+from tests.support.site import ROUTES, serve_directory
 
 from .client import CallRecord, Connection, connect
 from .corpus import Page, answered, extract_reading, normalise, normalise_loose
@@ -252,19 +254,10 @@ class _Activity:
 
 @contextlib.contextmanager
 def _fixtures_site(root: Path):
-    """Serve the fixtures folder with the test suite's dynamic routes (``/events/api/...``) when importable.
+    """Serve the fixtures folder with the test suite's dynamic routes (``/events/api/...``).
 
-    Yields ``(port, activity)``; ``activity`` is an :class:`_Activity` (``None`` when serving statically). The events
-    pages fetch those routes; without them (no ``tests`` package) the folder is served statically and the requests
-    fail with 404, which still makes a network listing.
+    Yields ``(port, activity)``; ``activity`` is an :class:`_Activity` that records when a route last ran.
     """
-    try:
-        import tests.support.event_routes  # noqa: F401 - registers the /events/... routes
-        from tests.support.site import ROUTES, serve_directory
-    except Exception:  # noqa: BLE001 - any import problem: static serving
-        with serve_corpus(root) as port:
-            yield port, None
-        return
     activity = _Activity()
     saved = dict(ROUTES)
     ROUTES.update({path: activity.wrap(fn) for path, fn in saved.items()})
@@ -290,7 +283,7 @@ async def _debug_pages(workers: list[Worker], opts: Options, log) -> dict[str, A
     if opts.fixtures is None:
         return {"skipped": "no fixtures folder (or --no-debug)"}
     found = [(label, next((c for c in cands if (opts.fixtures / c).is_file()), None)) for label, cands in DEBUG_PAGES]
-    missing = [" or ".join(cands) for (label, cands), (_, rel) in zip(DEBUG_PAGES, found) if rel is None]
+    missing = [" or ".join(cands) for (label, cands), (_, rel) in zip(DEBUG_PAGES, found, strict=True) if rel is None]
     if missing:
         log(f"Debug output (measure 5): {', '.join(missing)} not found under {opts.fixtures}; skipped.")
     present = [(label, rel) for label, rel in found if rel]

@@ -19,6 +19,7 @@ import subprocess
 import sys
 import tempfile
 from dataclasses import dataclass, field
+from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
 from browser_ctx.browser.launcher import BASE_ARGS, find_executable
@@ -103,7 +104,7 @@ def chromium_flags() -> list[str]:
 
 
 def chromium_version(executable: str | None = None) -> str:
-    """Return ``chromium --version`` output (e.g. ``"Chromium 142.0.7444.175 built on Debian ..."``), or ``"unknown"``."""
+    """Return ``chromium --version`` output (``"Chromium 142.0.7444.175 built on Debian ..."``), or ``"unknown"``."""
     exe = executable or find_executable(LaunchSettings(offline_external=True))
     try:
         out = subprocess.run([exe, "--version"], capture_output=True, text=True, timeout=30)
@@ -159,10 +160,8 @@ def ensure_node_packages(log=print) -> dict[str, str]:
 
 def _browser_ctx_version() -> str:
     try:
-        from importlib.metadata import version
-
         return version("browser-ctx")
-    except Exception:  # noqa: BLE001 - metadata may be absent in a source checkout
+    except PackageNotFoundError:  # a source checkout that was never installed
         return "unknown"
 
 
