@@ -43,12 +43,16 @@ class Client:
 
     async def call(self, name: str, **args):
         result = await self.s.call_tool(name, args)
-        blob = result_text(result) + json.dumps(result.structured_content or {}, ensure_ascii=False)
-        self.calls += 1
-        leaked = LEAK.findall(blob) + [s for s in SENTINELS if s in blob]
-        assert not leaked, f"{name} {args} leaked {leaked}: {blob[:2000]}"
+        self.check(f"{name} {args}", result_text(result) + json.dumps(result.structured_content or {},
+                                                                      ensure_ascii=False))
         assert result_tokens(result) <= args.get("maxTokens", 2000), (name, args)
         return result
+
+    def check(self, what: str, blob: str) -> None:
+        """Fail if ``blob`` (one output of ``what``) holds any sentinel."""
+        self.calls += 1
+        leaked = LEAK.findall(blob) + [s for s in SENTINELS if s in blob]
+        assert not leaked, f"{what} leaked {leaked}: {blob[:2000]}"
 
     async def ok(self, name: str, **args) -> str:
         result = await self.call(name, **args)
@@ -118,6 +122,16 @@ async def test_no_secret_outside_the_documented_names_reaches_any_output(site):
         assert '42["auth","[redacted]"]' in socket
         sse = next(t for t in seen.values() if "EventSource: closed" in t)
         assert "[redacted]" in sse and "done" in sse
+
+        # A capture cut short is an MCP resource: its listing and its pages are scrubbed too.
+        first = await c.call("browser_network_request", index=1, part="response-body", maxTokens=200)
+        assert first.structured_content.get("truncated"), result_text(first)
+        listed = (await s.list_resources()).resources
+        assert listed
+        for resource in listed:
+            c.check("resources/list", resource.model_dump_json())
+            read = await s.read_resource(f"{resource.uri}?offset=100&maxTokens=400")
+            c.check("resources/read", "".join(getattr(part, "text", "") for part in read.contents))
 
         # The page's own script reads its fragment: the value was remembered and is scrubbed.
         evaluated = await c.call("browser_evaluate", function="() => location.hash + ' ' + document.title")
