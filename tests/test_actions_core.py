@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import pytest
+
+from browser_ctx._errors import InvalidArgument
+from browser_ctx.browser.dialogs import DEFAULT_POLICY, DialogCenter, DialogPolicy
 from browser_ctx.core.delta import NO_CHANGE, diff_renderings, render_delta
 from browser_ctx.core.record import ActionRecord, DialogInfo, DownloadInfo, PopupInfo, human_size, render_record
 from browser_ctx.core.tokens import count_tokens
@@ -94,11 +98,6 @@ def test_inline_link_refs_are_refs() -> None:
 
 
 def test_dialog_policy_parse_and_defaults() -> None:
-    import pytest
-
-    from browser_ctx._errors import InvalidArgument
-    from browser_ctx.browser.dialogs import DEFAULT_POLICY, DialogCenter, DialogPolicy
-
     assert [DEFAULT_POLICY.accepts(k) for k in ("alert", "beforeunload", "confirm", "prompt")] == \
         [True, True, False, False]
     p = DialogPolicy.parse("confirm=accept, alert=dismiss")

@@ -2,8 +2,8 @@
 
 Plus unit tests (no browser) of the answer check: ground-truth questions and reading snapshot formats as text.
 
-The smoke test runs the real command in a subprocess (real Chromium, real stdio MCP client) into a temporary folder and checks
-that the report and the raw JSON exist and hold a browser-ctx row with numbers. Skipped only when the corpus
+The smoke test runs the real command in a subprocess (real Chromium, real stdio MCP client) into a temporary folder
+and checks that the report and the raw JSON exist and hold a browser-ctx row with numbers. Skipped only when the corpus
 folder (``../shared/corpus/readability``) is absent.
 """
 

@@ -92,7 +92,8 @@ def test_offset_past_end_returns_empty_complete_page():
 
 def test_cut_inside_multibyte_tokens_reads_on():
     # CJK text: o200k tokens can end in the middle of a character's UTF-8 bytes.
-    text = "".join(f"第{i}段。这是一个很长的中文句子，用来测试按字符截断的行为，不会在字符中间截断。" for i in range(150))
+    sentence = "这是一个很长的中文句子，用来测试按字符截断的行为，不会在字符中间截断。"
+    text = "".join(f"第{i}段。{sentence}" for i in range(150))
     offset, seen = 0, []
     for _ in range(400):
         c = cap(text, max_tokens=300, max_chars=40000, offset=offset)

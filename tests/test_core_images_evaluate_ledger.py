@@ -4,8 +4,8 @@ evaluate-result renderer, and the token ledger."""
 from __future__ import annotations
 
 import io
-import math
 import json
+import math
 
 import pytest
 from hypothesis import given, settings
@@ -15,7 +15,6 @@ from PIL import Image, ImageDraw
 from browser_ctx.core import images
 from browser_ctx.core.jsonsafe import Limits, parse_result, render_result
 from browser_ctx.core.ledger import Ledger
-
 
 # -- image tokens --------------------------------------------------------------------------------
 

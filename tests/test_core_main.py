@@ -31,7 +31,8 @@ def test_single_main_is_preferred_and_boilerplate_left_out():
 
 
 def test_article_is_picked_over_nav_footer_and_sidebar():
-    html = f"<body>{NAV}<div class='wrap'><article><h1>Transit plan</h1><p>{LEAD}</p><p>{BODY * 4}</p></article>{SIDEBAR}</div>{FOOTER}</body>"
+    html = (f"<body>{NAV}<div class='wrap'><article><h1>Transit plan</h1><p>{LEAD}</p><p>{BODY * 4}</p></article>"
+            f"{SIDEBAR}</div>{FOOTER}</body>")
     out = main_content(html)
     assert out.startswith("<article>")
     text = text_of(html)

@@ -41,7 +41,8 @@ def test_layout_tables_render_their_content():
 
 
 def test_pre_and_code():
-    out = md('<p>Run <code>pip install x</code> first.</p><pre class="language-python">def f():\n    return 1\n\n\n\nprint(f())\n</pre>')
+    out = md('<p>Run <code>pip install x</code> first.</p>'
+             '<pre class="language-python">def f():\n    return 1\n\n\n\nprint(f())\n</pre>')
     assert out == "Run `pip install x` first.\n\n```python\ndef f():\n    return 1\n\nprint(f())\n```"
 
 
@@ -95,5 +96,6 @@ def test_render_text_one_block_per_line_without_markup():
 
 
 def test_markdown_is_deterministic():
-    html = "<main>" + "".join(f"<h2>S{i}</h2><p>t{i} <a href='/a{i}'>l</a></p><ul><li>x</li></ul>" for i in range(200)) + "</main>"
+    sections = "".join(f"<h2>S{i}</h2><p>t{i} <a href='/a{i}'>l</a></p><ul><li>x</li></ul>" for i in range(200))
+    html = "<main>" + sections + "</main>"
     assert render_markdown(html, links=True) == render_markdown(html, links=True)

@@ -164,7 +164,8 @@ def test_5kb_tracking_url_is_shortened_in_the_snapshot():
 
 
 def test_links_inside_text_keep_their_refs():
-    out = snap('<p>Read the <a href="/docs" data-ref="e4">manual</a> before <a href="/x" data-ref="e5">installing</a>.</p>')
+    out = snap('<p>Read the <a href="/docs" data-ref="e4">manual</a> before '
+               '<a href="/x" data-ref="e5">installing</a>.</p>')
     assert out.endswith("text: Read the [manual](e4) before [installing](e5).")
 
 
@@ -182,7 +183,8 @@ def test_long_text_is_cut_at_a_boundary_with_the_rest_counted_and_refs_kept():
 
 
 def test_image_only_link_is_named_by_alt_and_img_never_shows_src():
-    out = snap('<a href="/home" data-ref="e1"><img src="/logo.png" alt="Acme home"></a><img src="/big.jpg" alt="A cat">')
+    out = snap('<a href="/home" data-ref="e1"><img src="/logo.png" alt="Acme home"></a>'
+               '<img src="/big.jpg" alt="A cat">')
     assert 'link "Acme home" [e1] → /home' in out
     assert 'img "A cat"' in out
     assert ".png" not in out and ".jpg" not in out
@@ -212,7 +214,8 @@ def test_landmarks_and_headings_nest_only_meaningful_structure():
 
 def test_heading_levels_and_heading_links():
     out = snap('<h2>Install<span><a href="/edit" data-ref="e3">edit</a></span></h2>'
-               '<h3><a href="/post/1" data-ref="e4">First post</a></h3><div role="heading" aria-level="4">Aria heading</div>')
+               '<h3><a href="/post/1" data-ref="e4">First post</a></h3>'
+               '<div role="heading" aria-level="4">Aria heading</div>')
     assert 'heading 2 "Install" [edit](e3)' in out
     assert 'heading 3 "First post" link [e4] → /post/1' in out
     assert 'heading 4 "Aria heading"' in out
@@ -320,7 +323,8 @@ def test_table_columns_and_cells_are_cropped():
 
 
 def test_layout_tables_render_as_content():
-    out = snap('<table><tr><td><table><tr><td>Nested</td></tr></table></td><td><a href="/a" data-ref="e1">Story</a></td></tr></table>')
+    out = snap('<table><tr><td><table><tr><td>Nested</td></tr></table></td>'
+               '<td><a href="/a" data-ref="e1">Story</a></td></tr></table>')
     assert "table" not in out.split("\n", 1)[1]
     assert "Nested" in out and 'link "Story" [e1]' in out
 
@@ -358,7 +362,8 @@ def test_prose_runs_fold_after_a_few_paragraphs():
 
 
 def test_snapshot_is_deterministic_and_empty_page_is_marked():
-    html = "<main><h1>A</h1>" + "".join(f'<li><a href="/{i}" data-ref="e{i}">x{i}</a></li>' for i in range(50)) + "</main>"
+    items = "".join(f'<li><a href="/{i}" data-ref="e{i}">x{i}</a></li>' for i in range(50))
+    html = "<main><h1>A</h1>" + items + "</main>"
     assert snap(html) == snap(html)
     assert render_snapshot("<html><body><div hidden>x</div></body></html>", title="Blank", url=PAGE) == \
         f"Page: Blank — {PAGE}\n(empty page)"
@@ -367,7 +372,8 @@ def test_snapshot_is_deterministic_and_empty_page_is_marked():
 
 def test_snapshot_is_much_smaller_than_the_html():
     items = "".join(f'<div class="row"><div class="c"><span class="t">Product {i}</span>'
-                    f'<a class="btn" href="/p/{i}?utm_source=list" data-ref="e{i}">Buy</a></div></div>' for i in range(400))
+                    f'<a class="btn" href="/p/{i}?utm_source=list" data-ref="e{i}">Buy</a></div></div>'
+                    for i in range(400))
     html = f"<main><h1>Catalogue</h1>{items}</main>"
     out = snap(html)
     assert count_tokens(out) * 20 < count_tokens(html)
@@ -401,7 +407,8 @@ def test_outline_keeps_first_twelve_headings_cut_to_80_chars():
 
 
 def test_render_card_is_compact_even_for_huge_pages():
-    html = "<main>" + "".join(f"<h2>Section {i}</h2><p>{'text ' * 50}<a href='/x{i}'>link</a></p>" for i in range(3000)) + "</main>"
+    sections = "".join(f"<h2>Section {i}</h2><p>{'text ' * 50}<a href='/x{i}'>link</a></p>" for i in range(3000))
+    html = "<main>" + sections + "</main>"
     card = render_card(url="https://example.com/big?utm_source=x", status=200, title="Big page",
                        outline=outline(html), console_errors=2, failed_requests=1, notes=("Redirected from /old",))
     assert card.startswith("Page: Big page — https://example.com/big (HTTP 200)")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from browser_ctx.core.urls import shorten_url, strip_tracking
+from browser_ctx.core.urls import clip_middle, shorten_url, strip_tracking
 
 
 def test_strip_tracking_drops_known_trackers_and_keeps_the_rest_in_order():
@@ -99,8 +99,6 @@ def test_shorten_is_deterministic():
 
 
 def test_clip_middle_keeps_both_ends_and_says_what_it_left_out():
-    from browser_ctx.core.urls import clip_middle
-
     url = "http://127.0.0.1:8000/events/page.html?q=" + "x" * 60_000 + "&end=1:12"
     out = clip_middle(url, 200)
     assert len(out) <= 200 and out.startswith("http://127.0.0.1:8000/events/page.html?q=x")

@@ -1,8 +1,9 @@
 """Corpus check: the real server, through the real MCP stdio client, on the readability corpus.
 
 Runs when ``../shared/corpus/readability`` (see :func:`tests.support.corpus.corpus_dir`) exists; the
-corpus tests are skipped, with the reason, when it does not (the helper tests at the end always run). All 130 pages are served from localhost
-and the server runs with ``--offline-external``, so the saved pages' external hosts fail fast.
+corpus tests are skipped, with the reason, when it does not (the helper tests at the end always run).
+All 130 pages are served from localhost and the server runs with ``--offline-external``, so the saved
+pages' external hosts fail fast.
 
 One ``browser-ctx serve`` session handles every page (start-up is slow): ``browser_navigate``,
 ``browser_snapshot`` and ``browser_text`` (no target, default cap). In the same run, a Chromium
@@ -21,18 +22,21 @@ from typing import Any
 
 import anyio
 import pytest
+from playwright.async_api import async_playwright
 
+from browser_ctx.browser.launcher import chromium_args, find_executable
 from browser_ctx.core.tokens import count_tokens
+from browser_ctx.settings import LaunchSettings
 from tests.support.client import mcp_session, result_text, result_tokens
 from tests.support.corpus import (
     CorpusPage,
     corpus_dir,
     first_sentence,
-    strip_markdown,
     haystack,
     list_pages,
     sentence_needle,
     serve_corpus,
+    strip_markdown,
     summarise,
     title_needle,
 )
@@ -139,11 +143,6 @@ def _judge(page: CorpusPage, rec: dict[str, Any], texts: dict[str, str]) -> None
 
 async def _aria_pass(base: str, pages: list[CorpusPage]) -> dict[str, dict[str, Any]]:
     """Tokens of Playwright's ``aria_snapshot(mode="ai")`` of each page, from a directly launched Chromium."""
-    from playwright.async_api import async_playwright
-
-    from browser_ctx.browser.launcher import chromium_args, find_executable
-    from browser_ctx.settings import LaunchSettings
-
     settings = LaunchSettings(offline_external=True)
     out: dict[str, dict[str, Any]] = {}
     async with async_playwright() as pw:
@@ -323,7 +322,8 @@ def test_first_sentence_rule() -> None:
 
 
 def test_strip_markdown_and_needles() -> None:
-    md = "# Title\n\n> A *quoted* `bit` with [a link](http://127.0.0.1/x?a=(b)) and __bold__\n\n- item one\n1. first\n| a | b |\n|---|---|"
+    md = ("# Title\n\n> A *quoted* `bit` with [a link](http://127.0.0.1/x?a=(b)) and __bold__\n\n"
+          "- item one\n1. first\n| a | b |\n|---|---|")
     assert strip_markdown(md) == "Title A quoted bit with a link and bold item one first a b"
     assert sentence_needle("Hello   WORLD_x *y*") in haystack("hello world x\n\ny and more")
     assert sentence_needle("Something absent entirely") not in haystack("hello world")

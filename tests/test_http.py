@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import json
-from email.message import Message
 import socket
 import urllib.error
 import urllib.request
+from email.message import Message
 from pathlib import Path
 
 import pytest
