@@ -26,8 +26,9 @@ from .._errors import (
 from ..settings import Settings
 from . import extract
 from .session import Tab
+from .targets import locator_for
 
-__all__ = ["normalise_url", "navigate", "page_title", "NavigationResult", "resolve_target", "visible_html", "target_html",
+__all__ = ["normalise_url", "navigate", "page_title", "NavigationResult", "visible_html", "target_html",
            "count_matches", "MAX_MATCHES",
            "interrupt_scripts"]
 
@@ -163,30 +164,6 @@ async def page_title(tab: Tab, settings: Settings) -> str:
         return ""
 
 
-def _frame_for_prefix(tab: Tab, prefix: str):
-    if not prefix:
-        return tab.page.main_frame
-    return tab.frame_ids.frame_for(tab.page, prefix) if tab.frame_ids is not None else None
-
-
-def resolve_target(tab: Tab, target: str) -> Locator:
-    """Return a Playwright locator for ``target`` (a ref or a selector) in ``tab``.
-
-    Raises:
-        StaleRefError: the ref's frame is gone.
-        InvalidArgument: an empty target.
-    """
-    target = target.strip()
-    if not target:
-        raise InvalidArgument("target is empty; pass a ref from browser_snapshot or a selector.")
-    if extract.is_ref(target):
-        frame = _frame_for_prefix(tab, extract.ref_frame_prefix(target))
-        if frame is None or frame.is_detached():
-            raise StaleRefError(f"Ref {target} is stale: its frame is gone. Take a new browser_snapshot.")
-        return frame.locator(f"bcref={target}")
-    return tab.page.locator(target)
-
-
 async def _bounded(coro, settings: Settings, what: str):
     timeout = settings.timeouts.read_ms
     try:
@@ -218,7 +195,7 @@ async def count_matches(tab: Tab, target: str) -> int:
         SelectorError: the selector is invalid.
     """
     try:
-        return await resolve_target(tab, target).count()
+        return await locator_for(tab, target).count()
     except StaleRefError:
         return 0
     except Exception as exc:  # noqa: BLE001
@@ -233,7 +210,7 @@ async def target_html(tab: Tab, target: str, settings: Settings) -> list[str]:
         SelectorError: the selector is invalid or matches nothing (named in the message).
         StaleRefError: a ref whose element is gone.
     """
-    locator = resolve_target(tab, target)
+    locator = locator_for(tab, target)
     try:
         parts = await _bounded(extract.extract_locator(locator, frame_ids=tab.frame_ids, max_matches=MAX_MATCHES), settings,
                                f"reading {target!r}")

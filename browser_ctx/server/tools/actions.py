@@ -13,8 +13,11 @@ import asyncio
 from typing import Any
 
 from ..._errors import ActionTimeout, InvalidArgument, PageError, SelectorError, translate
-from ...browser import actions, extract, reading
-from ...browser.actions import action_error, describe_element, perform, resolve_one
+from ...browser import actions, extract, reading, targets
+from ...browser.actions import action_error, perform
+from ...browser.targets import describe_element, resolve_one
+from ...browser.verify import verify as verify_page
+from ...browser.verify import wait_visible_text
 from ...core.record import render_record
 from ..registry import Rendered, ToolCall, ToolSpec
 
@@ -268,19 +271,19 @@ async def wait_for(call: ToolCall) -> Rendered:
         try:
             if a.get("text") is not None:
                 what = f"text {a['text']!r} to appear"
-                if not await actions.wait_visible_text(tab, call.settings, a["text"], timeout_ms):
+                if not await wait_visible_text(tab, call.settings, a["text"], timeout_ms):
                     raise ActionTimeout(f"Timed out after {seconds:g} s waiting for {what}.")
                 waited.append(f"text {a['text']!r} appeared")
             if a.get("textGone") is not None:
                 what = f"text {a['textGone']!r} to disappear"
                 left = max(1.0, timeout_ms - (loop.time() - t0) * 1000)
-                if not await actions.wait_visible_text(tab, call.settings, a["textGone"], left, gone=True):
+                if not await wait_visible_text(tab, call.settings, a["textGone"], left, gone=True):
                     raise ActionTimeout(f"Timed out after {seconds:g} s waiting for {what}.")
                 waited.append(f"text {a['textGone']!r} is gone")
             if a.get("target"):
                 state = a.get("state", "visible")
                 what = f"{a['target']!r} to be {state}"
-                loc = actions.locator_for(tab, a["target"])
+                loc = targets.locator_for(tab, a["target"])
                 left = max(1.0, timeout_ms - (loop.time() - t0) * 1000)
                 await loc.wait_for(state=state, timeout=left)
                 waited.append(f"{a['target']} is {state}")
@@ -409,9 +412,9 @@ async def close(call: ToolCall) -> Rendered:
 
 
 async def verify(call: ToolCall) -> Rendered:
-    """One-line check with Playwright's web-first ``expect``; see :func:`browser_ctx.browser.actions.verify`."""
+    """One-line check with Playwright's web-first ``expect``; see :func:`browser_ctx.browser.verify.verify`."""
     tab = await _tab(call)
-    return _rendered(tab, await actions.verify(tab, dict(call.args), call.settings))
+    return _rendered(tab, await verify_page(tab, dict(call.args), call.settings))
 
 
 def _spec(name: str, description: str, properties: dict, handler: Any, required: tuple[str, ...] = (),

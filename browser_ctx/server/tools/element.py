@@ -12,7 +12,7 @@ from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Locator
 
 from ..._errors import ActionTimeout, SelectorError, translate
-from ...browser.reading import resolve_target
+from ...browser.targets import locator_for
 from ...browser.session import Tab
 from ...settings import Settings
 
@@ -27,9 +27,9 @@ async def one_element(tab: Tab, target: str, settings: Settings) -> Locator:
     Raises:
         SelectorError: no element matches, or several do (the count is given).
         ActionTimeout: the page did not answer in time.
-        StaleRefError, PageError: a ref no longer on the page, a closed page (from ``resolve_target``).
+        StaleRefError, PageError: a ref no longer on the page, a closed page (from ``locator_for``).
     """
-    locator = resolve_target(tab, target)
+    locator = locator_for(tab, target)
     try:
         n = await asyncio.wait_for(locator.count(), settings.timeouts.read_ms / 1000)
     except asyncio.TimeoutError as exc:

@@ -18,7 +18,7 @@ from playwright.async_api import Error as PlaywrightError
 
 from ..._errors import BrowserCtxError
 from ...browser.extract import page_version
-from ...browser.reading import resolve_target
+from ...browser.targets import locator_for
 from ...browser.session import BrowserSession
 from ...core.tokens import count_tokens
 from ..registry import Rendered, ToolCall, ToolSpec
@@ -96,7 +96,7 @@ async def measure_baseline(session: BrowserSession, target: str | None,
     async def measure() -> int | None:
         try:
             if target:
-                snap = await resolve_target(tab, target).first.aria_snapshot(mode="ai", timeout=SNAPSHOT_TIMEOUT_MS)
+                snap = await locator_for(tab, target).first.aria_snapshot(mode="ai", timeout=SNAPSHOT_TIMEOUT_MS)
             else:
                 snap = await page.aria_snapshot(mode="ai", timeout=SNAPSHOT_TIMEOUT_MS)
         except (PlaywrightError, BrowserCtxError):  # a baseline is best-effort: unmeasured, no saving claimed

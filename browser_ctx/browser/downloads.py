@@ -1,0 +1,84 @@
+"""Downloads an action started: wait for each to finish, keep it under the download folder, report it.
+
+Files go in :func:`browser_ctx.files.download_dir` (``<output dir>/downloads``, else a folder of this
+process under the system's temporary directory), under the name the page suggested (``-2``, ``-3`` …
+added rather than overwriting). Their content is never read or returned. Sizes are bytes; times ms.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from playwright.async_api import Download
+from playwright.async_api import Error as PlaywrightError
+
+from .._errors import one_line
+from ..core.record import DownloadInfo, human_size
+from ..files import download_dir
+from ..settings import Settings
+
+__all__ = ["save_downloads"]
+
+
+def _free_name(folder: Path, name: str) -> Path:
+    """Return ``folder/name``, or ``folder/<stem>-2<suffix>`` (``-3`` …) when that file exists."""
+    dest = folder / Path(name).name
+    stem, suffix, k = dest.stem, dest.suffix, 1
+    while dest.exists():
+        k += 1
+        dest = folder / f"{stem}-{k}{suffix}"
+    return dest
+
+
+async def _save(download: Download, info: DownloadInfo, folder: Path, settings: Settings) -> None:
+    """Wait for one download and save it, filling ``info`` (``path`` and ``size``, or ``error``)."""
+    limits = settings.actions
+    try:
+        path = await asyncio.wait_for(download.path(), limits.download_wait_ms / 1000)
+    except asyncio.TimeoutError:
+        info.error = f"still downloading after {limits.download_wait_ms / 1000:.0f} s; cancelled"
+        try:
+            await download.cancel()
+        except PlaywrightError:  # finished or failed meanwhile: already reported as still downloading
+            pass
+        return
+    except PlaywrightError as exc:
+        info.error = one_line(str(exc), 120)
+        return
+    failure = await download.failure()
+    if failure or path is None:
+        info.error = f"failed: {failure or 'no file'}"
+        return
+    size = path.stat().st_size
+    info.size = size
+    if size > limits.download_max_bytes:
+        info.error = f"over the {human_size(limits.download_max_bytes)} download cap; deleted"
+        await download.delete()
+        return
+    dest = _free_name(folder, info.name)
+    await download.save_as(dest)
+    info.path = str(dest)
+
+
+async def save_downloads(downloads: list[Download], settings: Settings) -> list[DownloadInfo]:
+    """Wait for ``downloads`` (at most ``settings.actions.download_wait_ms`` each) and save them.
+
+    A download larger than ``settings.actions.download_max_bytes`` is deleted; one still running after
+    the wait is cancelled; each says so in its :class:`~browser_ctx.core.record.DownloadInfo`'s ``error``.
+
+    Returns:
+        One :class:`~browser_ctx.core.record.DownloadInfo` per download, in order.
+
+    Raises:
+        OSError: the download folder cannot be created or written.
+    """
+    if not downloads:
+        return []
+    folder = download_dir(settings)
+    infos = []
+    for download in downloads:
+        info = DownloadInfo(download.suggested_filename or "download")
+        infos.append(info)
+        await _save(download, info, folder, settings)
+    return infos

@@ -1,0 +1,141 @@
+"""Targets: a ref or a selector → a Playwright locator, a few words describing it, "exactly one" checks.
+
+A target is either a ref handed out by a read (``e12`` in the main frame, ``f3e12`` in child frame
+``f3``), resolved by the ``bcref`` selector engine in its frame (:mod:`.extract`), or any Playwright
+selector (CSS, which pierces open shadow roots, ``text=``, ``role=``, ``data-testid=``, XPath…),
+resolved by Playwright in the live page, never by re-parsing a copy of the HTML.
+
+Refs are never reused, so a stale ref matches nothing instead of another element.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+
+from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import Locator
+from playwright.async_api import TimeoutError as PlaywrightTimeout
+
+from .._errors import BrowserCtxError, InvalidArgument, SelectorError, StaleRefError, translate
+from ..settings import Settings
+from . import extract
+from .scripts import script
+from .session import Tab
+
+__all__ = ["locator_for", "describe_element", "describe_matches", "resolve_one", "stale_ref", "DESCRIBE_MATCHES"]
+
+#: How many matches a "several elements" error describes.
+DESCRIBE_MATCHES = 3
+#: Milliseconds reading an element's role and name (or its ref) may take before it is described vaguely.
+DESCRIBE_TIMEOUT_MS = 1000
+#: Milliseconds looking up (or registering) the ref of an element being described may take.
+REF_LOOKUP_TIMEOUT_MS = 2000
+
+_FIRST_TAG = re.compile(r"\s*<[^>]*>")
+_DATA_REF = re.compile(r'\sdata-ref="([^"]+)"')
+
+
+def stale_ref(ref: str, why: str = "its element was removed or the page changed") -> StaleRefError:
+    """Return the error for a ref that matches nothing (``why`` says what happened to it)."""
+    return StaleRefError(f"Ref {ref} is stale: {why}. Take a new browser_snapshot.")
+
+
+def locator_for(tab: Tab, target: str) -> Locator:
+    """Return a Playwright locator for ``target`` (a ref or a selector) in ``tab``, without checking matches.
+
+    Raises:
+        InvalidArgument: an empty target.
+        StaleRefError: a ref whose frame is gone.
+    """
+    target = target.strip()
+    if not target:
+        raise InvalidArgument("target is empty; pass a ref from browser_snapshot or a selector.")
+    if not extract.is_ref(target):
+        return tab.page.locator(target)
+    frame = tab.frame_ids.frame_for(tab.page, extract.ref_frame_prefix(target))
+    if frame is None or frame.is_detached():
+        raise stale_ref(target, "its frame is gone")
+    return frame.locator(f"{extract.REF_ENGINE_NAME}={target}")
+
+
+async def describe_element(locator: Locator, tab: Tab | None = None, ref: str | None = None) -> str:
+    """Describe one element in a few words: ``button "Add" [e5]`` (role, accessible name of at most
+    50 characters, ref).
+
+    Args:
+        locator: a locator matching the element (the first match is described).
+        tab: when given and ``ref`` is not, the element's ref is looked up (registered if new).
+        ref: the element's ref, when already known.
+
+    Never raises: returns ``"a hidden element"`` for a hidden one (its name is never shown), and
+    ``"element"`` (with the ref when known) when the element cannot be read.
+    """
+    try:
+        if not await locator.first.is_visible():
+            return "a hidden element"  # never name what the page hides
+        role, name = await locator.first.evaluate(script("describe_element"), timeout=DESCRIBE_TIMEOUT_MS)
+    except PlaywrightError:  # detached, navigating, or too slow: describe it vaguely
+        return f"element [{ref}]" if ref else "element"
+    if ref is None and tab is not None:
+        ref = await _ref_of(locator, tab)
+    text = f'{role} "{name}"' if name else role
+    return f"{text} [{ref}]" if ref else text
+
+
+async def _ref_of(locator: Locator, tab: Tab) -> str | None:
+    """Return the ref of the (single) element ``locator`` points at, registering one if needed; ``None``
+    when it cannot be read (describing is best effort)."""
+    try:
+        parts = await extract.extract_locator(locator.first, frame_ids=tab.frame_ids,
+                                              timeout_ms=REF_LOOKUP_TIMEOUT_MS)
+    except (BrowserCtxError, PlaywrightError, asyncio.TimeoutError):
+        return None
+    first_tag = _FIRST_TAG.match(parts[0]) if parts and parts[0] else None  # the element, not a descendant
+    m = _DATA_REF.search(first_tag.group(0)) if first_tag else None
+    return m.group(1) if m else None
+
+
+async def describe_matches(locator: Locator, count: int, tab: Tab) -> list[str]:
+    """Describe the first :data:`DESCRIBE_MATCHES` of ``count`` matches of ``locator`` (for "several
+    elements" errors). Never raises."""
+    return [await describe_element(locator.nth(i), tab) for i in range(min(count, DESCRIBE_MATCHES))]
+
+
+async def resolve_one(tab: Tab, target: str, settings: Settings, *, verb: str = "act on") -> Locator:
+    """Return a locator that matches exactly one element for ``target``.
+
+    Args:
+        tab: the tab to look in.
+        target: a ref (``e12``) or a Playwright selector.
+        settings: for the action timeout (``settings.timeouts.action_ms``) a selector may wait for a match.
+        verb: what we are about to do, for messages ("click", "type into" …).
+
+    Raises:
+        StaleRefError: a ref that matches no connected element (at once, no waiting).
+        SelectorError: an invalid selector, no match after waiting, or several matches (names how many and
+            describes the first few).
+    """
+    locator = locator_for(tab, target)
+    ref = extract.is_ref(target.strip())
+    try:
+        n = await locator.count()
+        if n == 0 and not ref:
+            try:
+                await locator.first.wait_for(state="attached", timeout=settings.timeouts.action_ms)
+            except PlaywrightTimeout:
+                pass  # counted again below: still none is reported as "no element matches"
+            n = await locator.count()
+    except PlaywrightError as exc:
+        raise translate(exc, action=verb, target=target) from exc
+    if n == 0:
+        if ref:
+            raise stale_ref(target)
+        raise SelectorError(f"No element matches {target!r} (waited {settings.timeouts.action_ms:.0f} ms). "
+                            "Check the selector, or take a browser_snapshot to find a ref.")
+    if n > 1:
+        shown = await describe_matches(locator, n, tab)
+        more = f", … {n - len(shown)} more" if n > len(shown) else ""
+        raise SelectorError(f"{target!r} matches {n} elements; actions need exactly one: {'; '.join(shown)}{more}. "
+                            "Use one of those refs or a more specific selector.")
+    return locator

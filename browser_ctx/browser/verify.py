@@ -1,0 +1,227 @@
+"""Check the page: wait for visible text, and ``browser_verify``'s one-line PASS/FAIL checks.
+
+Visible text is read as ``browser_text`` reads it (hidden content excluded), from
+:func:`browser_ctx.browser.reading.visible_html`; element checks use Playwright's web-first ``expect``
+(auto-waiting). Times are milliseconds.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import difflib
+import re
+from typing import Any
+
+from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import Locator, expect
+
+from .._errors import BrowserCtxError, InvalidArgument, SelectorError, one_line, translate
+from ..core.markdown import render_text
+from ..settings import Settings
+from . import extract
+from .reading import visible_html
+from .session import Tab
+from .targets import describe_matches, locator_for, stale_ref
+
+__all__ = ["visible_lines", "wait_visible_text", "verify", "TEXT_POLL_MS", "VERIFY_MAX_TIMEOUT_MS"]
+
+#: How often (ms) :func:`wait_visible_text` reads the page's visible text again.
+TEXT_POLL_MS = 250
+#: The longest ``timeout`` (ms) a ``browser_verify`` call may ask for.
+VERIFY_MAX_TIMEOUT_MS = 60_000.0
+#: Milliseconds one read of an element's current state (for a FAIL line) may take.
+STATE_TIMEOUT_MS = 1000
+
+
+def _quote(text: Any, limit: int = 120) -> str:
+    text = " ".join(str(text).split())
+    if len(text) > limit:
+        text = text[: limit - 1] + "…"
+    return '"' + text.replace('"', "'") + '"'
+
+
+async def visible_lines(tab: Tab, settings: Settings) -> list[str]:
+    """The page's visible text as lines (hidden content excluded, as in browser_text); [] on failure."""
+    try:
+        text = render_text(await visible_html(tab, settings))
+    except BrowserCtxError:  # navigating, closed or busy: no lines, the caller polls again
+        return []
+    return [" ".join(ln.split()) for ln in text.splitlines() if ln.strip()]
+
+
+async def wait_visible_text(tab: Tab, settings: Settings, text: str, timeout_ms: float, *,
+                            gone: bool = False) -> bool:
+    """Poll the page's visible text (every :data:`TEXT_POLL_MS`, 250 ms) until ``text`` appears (or, with ``gone``, is absent).
+
+    Case-insensitive, whitespace-collapsed. Returns whether it happened within ``timeout_ms``.
+    Hidden text never counts, unlike Playwright's ``get_by_text`` (which sees opacity-0 text).
+    """
+    want = " ".join(text.split()).lower()
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout_ms / 1000
+    while True:
+        present = want in "\n".join(await visible_lines(tab, settings)).lower()
+        if present != gone:
+            return True
+        if loop.time() >= deadline:
+            return False
+        await asyncio.sleep(TEXT_POLL_MS / 1000)
+
+
+async def _closest_texts(tab: Tab, settings: Settings, text: str) -> str:
+    lines = [ln for ln in await visible_lines(tab, settings) if len(ln) <= 300]
+    if not lines:
+        return "no such visible text"
+    low = text.lower()
+    near = [ln for ln in lines if low[: max(3, len(low) // 2)] in ln.lower()][:3]
+    if not near:
+        near = difflib.get_close_matches(text, lines, n=3, cutoff=0.5)
+    if not near:
+        return "no such visible text"
+    return "no such visible text; closest: " + ", ".join(_quote(n, 80) for n in near)
+
+
+async def _state(locator: Locator, what: str) -> str:
+    """The element's current state for a FAIL line (never raises)."""
+    try:
+        n = await locator.count()
+        if n == 0:
+            return "no element"
+        el = locator.first
+        if what == "count":
+            return str(n)
+        if what == "text":
+            text = await el.inner_text(timeout=STATE_TIMEOUT_MS)
+            return _quote(text) if text.strip() else "no text"
+        if what == "value":
+            return _quote(await el.input_value(timeout=STATE_TIMEOUT_MS))
+        if what == "checked":
+            return "checked" if await el.is_checked(timeout=STATE_TIMEOUT_MS) else "unchecked"
+        if what == "enabled":
+            return "enabled" if await el.is_enabled(timeout=STATE_TIMEOUT_MS) else "disabled"
+        if what == "visible":
+            return "visible" if await el.is_visible() else "hidden"
+    except PlaywrightError as exc:  # the element went away or the page navigated: say so
+        return one_line(str(exc), 80)
+    return "?"
+
+
+async def verify(tab: Tab, args: dict[str, Any], settings: Settings) -> str:
+    """Check the page with Playwright's web-first ``expect`` (auto-waiting up to ``timeout`` ms).
+
+    Args (camelCase, as the tool gets them): ``target`` (ref or selector), ``text`` (the target, or the
+    page when no target, contains this visible text; case-sensitive for a target, case-insensitive on
+    the page), ``visible``/``hidden`` (bool), ``count`` (matches), ``value`` (a field's exact value),
+    ``checked``, ``enabled`` (bool), ``url``/``title`` (the page's URL/title contains this),
+    ``timeout`` (ms, default the action timeout, 5,000; clamped to 0-60,000). A target with no other check means ``visible: true``.
+
+    Returns:
+        ``"PASS"``, or ``"FAIL: expected …, got …"`` for the first failing check, with the element's
+        current text/value/state or the closest visible texts on the page.
+
+    Raises:
+        InvalidArgument: nothing to check.
+        StaleRefError: a ref whose element is gone (unless the check is for hidden / count 0).
+        SelectorError: a selector that matches several elements for a single-element check.
+    """
+    page = tab.page
+    timeout = min(max(0.0, float(args.get("timeout", settings.timeouts.action_ms))), VERIFY_MAX_TIMEOUT_MS)
+    target = (args.get("target") or "").strip() or None
+    keys = ("text", "visible", "hidden", "count", "value", "checked", "enabled")
+    if target and not any(k in args for k in keys):
+        args = {**args, "visible": True}
+    if not target and not any(k in args for k in ("text", "url", "title")):
+        if any(k in args for k in keys):
+            raise InvalidArgument("visible/hidden/count/value/checked/enabled need a target.")
+        raise InvalidArgument("Nothing to verify: pass target, text, url or title (and what to expect).")
+
+    checks: list[tuple[str, Any, Any]] = []  # (expected phrase, async check, async got)
+    if "url" in args:
+        url = args["url"]
+        checks.append((f"URL to contain {_quote(url)}",
+                       lambda: expect(page).to_have_url(re.compile(re.escape(url)), timeout=timeout),
+                       lambda: _aval(_quote(page.url, 200))))
+    if "title" in args:
+        title = args["title"]
+
+        async def got_title() -> str:
+            return _quote(await page.title())
+        checks.append((f"title to contain {_quote(title)}",
+                       lambda: expect(page).to_have_title(re.compile(re.escape(title)), timeout=timeout),
+                       got_title))
+    if target:
+        loc = locator_for(tab, target)
+        gone_ok = args.get("hidden") is True or args.get("visible") is False or args.get("count") == 0
+        single = any(k in args for k in ("text", "value", "checked", "enabled")) or args.get("visible") is True \
+            or args.get("hidden") is False
+        try:
+            n = await loc.count()
+        except PlaywrightError as exc:
+            raise translate(exc, action="verify", target=target) from exc
+        if n == 0 and extract.is_ref(target) and not gone_ok:
+            raise stale_ref(target)
+        if n > 1 and single:
+            shown = await describe_matches(loc, n, tab)
+            raise SelectorError(f"{target!r} matches {n} elements; checks like text/value/visible need exactly "
+                                f"one: {'; '.join(shown)}. Use a ref or a more specific selector "
+                                "(count works with several).")
+        name = target
+        if "count" in args:
+            c = int(args["count"])
+            checks.append((f"{name} to match {c} element{'s' if c != 1 else ''}",
+                           lambda: expect(loc).to_have_count(c, timeout=timeout), lambda: _state(loc, "count")))
+        vis = args.get("visible")
+        if vis is None and "hidden" in args:
+            vis = not args["hidden"]
+        if vis is True:
+            checks.append((f"{name} to be visible", lambda: expect(loc).to_be_visible(timeout=timeout),
+                           lambda: _state(loc, "visible")))
+        elif vis is False:
+            checks.append((f"{name} to be hidden", lambda: expect(loc).to_be_hidden(timeout=timeout),
+                           lambda: _state(loc, "visible")))
+        if "text" in args:
+            text = args["text"]
+            checks.append((f"{name} text to contain {_quote(text)}",
+                           lambda: expect(loc).to_contain_text(text, timeout=timeout, use_inner_text=True),
+                           lambda: _state(loc, "text")))
+        if "value" in args:
+            value = args["value"]
+            try:
+                is_password = await loc.first.evaluate("e => e.type === 'password'", timeout=STATE_TIMEOUT_MS)
+            except PlaywrightError:  # not there yet: the check itself waits and reports it
+                is_password = False
+            if is_password:
+                raise InvalidArgument(f"{target!r} is a password field: its value is never read or compared. "
+                                      "Check what the page shows after submitting instead.")
+            checks.append((f"{name} value to be {_quote(value)}",
+                           lambda: expect(loc).to_have_value(value, timeout=timeout), lambda: _state(loc, "value")))
+        if "checked" in args:
+            want = bool(args["checked"])
+            checks.append((f"{name} to be {'checked' if want else 'unchecked'}",
+                           lambda: expect(loc).to_be_checked(checked=want, timeout=timeout),
+                           lambda: _state(loc, "checked")))
+        if "enabled" in args:
+            want_e = bool(args["enabled"])
+            checks.append((f"{name} to be {'enabled' if want_e else 'disabled'}",
+                           lambda: expect(loc).to_be_enabled(enabled=want_e, timeout=timeout),
+                           lambda: _state(loc, "enabled")))
+    elif "text" in args:
+        text = args["text"]
+
+        async def text_visible() -> None:
+            if not await wait_visible_text(tab, settings, text, timeout):
+                raise AssertionError(text)
+        checks.append((f"visible text {_quote(text)} on the page", text_visible,
+                       lambda: _closest_texts(tab, settings, text)))
+    for expected, check, got in checks:
+        try:
+            await check()
+        except AssertionError:
+            return f"FAIL: expected {expected}, got {await got()}"
+        except PlaywrightError as exc:
+            raise translate(exc, action="verify", target=target) from exc
+    return "PASS"
+
+
+async def _aval(value: str) -> str:
+    return value
