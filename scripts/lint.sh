@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# Lint: ruff (style, imports, blind excepts), mypy (types) on browser_ctx, and `node --check`
+# Lint: ruff (style, imports, blind excepts) on browser_ctx, bench and tests; mypy (types) on browser_ctx; `node --check`
 # on every page-side script in browser_ctx/browser/ when Node.js is present.
 # Rules live in pyproject.toml ([tool.ruff], [tool.mypy]). Exits non-zero on the first failing tool.
 source "$(dirname "${BASH_SOURCE[0]}")/_env.sh"
 echo "lint: ruff check" >&2
-.venv/bin/ruff check browser_ctx "$@"
+.venv/bin/ruff check browser_ctx bench tests "$@"
 echo "lint: mypy" >&2
 .venv/bin/mypy
 if command -v node >/dev/null; then
