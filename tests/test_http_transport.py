@@ -25,6 +25,7 @@ import pytest
 from mcp.client.session import ClientSession
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
+from mcp.shared.exceptions import MCPError
 
 from browser_ctx.server.http import HttpOptions, check_bind, check_sdk, sdk_idle_timeout, security_settings
 from tests.support.client import TEST_SERVER_ARGS, result_text
@@ -93,8 +94,9 @@ async def health(server: HttpServer, token: str | None = TOKEN) -> dict:
     headers = {"Authorization": f"Bearer {token}"} if token else {}
     async with httpx2.AsyncClient() as c:
         r = await c.get(f"{server.base}/healthz", headers=headers)
-    assert r.status_code == 200, r.status_code
-    return r.json()
+    report = r.json()
+    assert r.status_code == (200 if report["status"] == "ok" else 503), (r.status_code, report)
+    return report
 
 
 async def metrics(server: HttpServer, token: str | None = TOKEN) -> dict[str, float]:
@@ -194,9 +196,10 @@ async def test_token_isolation_idle_and_sigterm(fault_site: str):
             assert "server" not in r.headers and "uvicorn" not in str(r.headers).lower()
         for r in open_answers:
             assert r.status_code == 200 and r.json() == {"status": "ok"}, (r.status_code, r.content)
-        with pytest.raises(Exception):
+        with pytest.raises(ExceptionGroup) as refused:
             async with http_client(server.url, "wrong"):
                 pass
+        assert refused.group_contains(MCPError), refused.value
 
         h = await health(server)
         assert h == {"status": "ok", "browser": "down", "sessions": 0, "contexts": 0, "tabs": 0,

@@ -20,6 +20,7 @@ import time
 import urllib.request
 from collections.abc import Iterator
 
+import httpx2
 import pytest
 
 from browser_ctx.browser.launcher import chromium_args, find_executable
@@ -27,6 +28,7 @@ from browser_ctx.browser.remote import RemoteBrowser
 from browser_ctx.settings import LaunchSettings
 from tests.support.client import mcp_session, result_text
 from tests.test_faults import one_line_error
+from tests.test_http_transport import TOKEN, _as_client, health, http_server, wait_health
 
 pytestmark = [pytest.mark.anyio, pytest.mark.e2e]
 
@@ -73,26 +75,20 @@ def kill_group(proc: subprocess.Popen) -> None:
 
 
 @contextlib.contextmanager
-def playwright_server(port: int = 0) -> Iterator[tuple[subprocess.Popen, str]]:
-    """``python -m playwright run-server`` on 127.0.0.1; yields (process, ws endpoint)."""
-    proc = subprocess.Popen([sys.executable, "-m", "playwright", "run-server", "--host", "127.0.0.1",
-                             "--port", str(port), "--unsafe"],
-                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+def browser_server(port: int = 0, *args: str) -> Iterator[tuple[subprocess.Popen, str]]:
+    """``browser-ctx browser-server`` on 127.0.0.1 (the README's pool recipe); yields (process, ws endpoint)."""
+    proc = subprocess.Popen([sys.executable, "-m", "browser_ctx", "browser-server", "--port", str(port),
+                             "--offline-external", *args],
+                            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
                             start_new_session=True)
     try:
-        assert proc.stdout is not None
-        line = proc.stdout.readline()
-        m = re.search(r"ws://\S+", line)
-        assert m, f"run-server said {line!r}"
+        assert proc.stderr is not None
+        line = proc.stderr.readline()
+        m = re.search(r"ws://\S+/", line)
+        assert m, f"browser-server said {line!r}"
         yield proc, m.group(0)
     finally:
         kill_group(proc)
-
-
-def launch_options_header() -> str:
-    """What the Playwright server should launch: our Chromium, headless, with our flags (offline rules)."""
-    options = {"executablePath": find_executable(LAUNCH), "headless": True, "args": chromium_args(LAUNCH)}
-    return "x-playwright-launch-options: " + json.dumps(options)
 
 
 def test_remote_browser_validates_endpoints():
@@ -131,55 +127,97 @@ async def _read_and_act(s, site: str) -> None:
     assert "count 1" in result_text(text), result_text(text)
 
 
-async def test_cdp_endpoint_adopts_tabs_reads_acts_and_reconnects(fault_site: str):
+def cdp_tabs(port: int) -> list[str]:
+    """URLs of the page targets open in the CDP browser on ``port``."""
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/json/list", timeout=5) as r:
+        return [t["url"] for t in json.loads(r.read()) if t.get("type") == "page"]
+
+
+async def test_cdp_endpoint_leaves_the_users_tabs_alone_reads_acts_and_reconnects(fault_site: str):
     port = free_port()
     endpoint = f"http://127.0.0.1:{port}"
-    with chromium_with_debugging(port, f"{fault_site}/who.html?name=preexisting") as chrome:
+    users = f"{fault_site}/who.html?name=preexisting"
+    with chromium_with_debugging(port, users) as chrome:
         async with mcp_session("--cdp-endpoint", endpoint) as s:
-            # The tab that was open before we connected is listed and is the current tab.
+            # The user's tab is listed, but we work in a tab we opened: navigating leaves theirs where it was.
+            await _read_and_act(s, fault_site)
             tabs = result_text(await s.call_tool("browser_tabs", {"action": "list"}))
-            assert "who.html?name=preexisting" in tabs, tabs
+            assert "who.html?name=preexisting" in tabs and "counter.html" in tabs, tabs
+            assert users in cdp_tabs(port), cdp_tabs(port)
+
+            # Selected explicitly, the user's tab can be read; closing it is refused in one line.
+            assert not (await s.call_tool("browser_tabs", {"action": "select", "index": 0})).is_error
             who = await s.call_tool("browser_text", {"target": "#who"})
             assert "I am preexisting" in result_text(who), result_text(who)
-
-            # Our own work happens in a new tab, so the adopted one stays as it was.
-            opened = await s.call_tool("browser_tabs", {"action": "new"})
-            assert not opened.is_error, result_text(opened)
-            await _read_and_act(s, fault_site)
+            err = one_line_error(await s.call_tool("browser_tabs", {"action": "close", "index": 0}), "close user tab")
+            assert "never closes it" in err, err
+            assert users in cdp_tabs(port), cdp_tabs(port)
 
             # Connection loss: the browser goes away; the next call reports it after retrying with backoff.
             kill_group(chrome)
             started = time.monotonic()
             err = await loss_reported(s)
             failed_after = time.monotonic() - started
-            assert f"127.0.0.1:{port}" in err and "4 attempts" in err, err
+            assert f"127.0.0.1:{port}" in err and "4 attempts" in err and "Nothing answers" in err, err
 
             # The browser is back on the same port: the next call reconnects and says so.
             with chromium_with_debugging(port, f"{fault_site}/who.html?name=reborn"):
                 started = time.monotonic()
-                back = await s.call_tool("browser_text", {"target": "#who"})
+                back = await s.call_tool("browser_navigate", {"url": f"{fault_site}/who.html?name=ours"})
                 reconnect_s = time.monotonic() - started
-                assert not back.is_error, result_text(back)
-                assert "Lost the connection" in result_text(back) and "I am reborn" in result_text(back)
+                assert not back.is_error and "Lost the connection" in result_text(back), result_text(back)
                 await _read_and_act(s, fault_site)
+                assert any("name=reborn" in u for u in cdp_tabs(port)), cdp_tabs(port)
             print(f"\nCDP connection loss: reported after {failed_after:.2f} s (4 attempts with backoff); "
                   f"reconnected in {reconnect_s:.2f} s once the browser was back")
-        # We never close tabs we did not open: a fresh browser shows that only our work ends with us.
 
 
-async def test_ws_endpoint_playwright_server(fault_site: str):
-    header = launch_options_header()
+async def test_cdp_session_end_closes_only_our_tabs(fault_site: str):
     port = free_port()
-    with playwright_server(port) as (server, endpoint):
-        async with mcp_session("--ws-endpoint", endpoint, "--remote-header", header) as s:
+    users = f"{fault_site}/who.html?name=mine"
+    with chromium_with_debugging(port, users):
+        async with mcp_session("--cdp-endpoint", f"http://127.0.0.1:{port}") as s:
+            nav = await s.call_tool("browser_navigate", {"url": f"{fault_site}/counter.html"})
+            assert not nav.is_error, result_text(nav)
+            assert sorted(cdp_tabs(port)) == sorted([users, f"{fault_site}/counter.html"]), cdp_tabs(port)
+        deadline = time.monotonic() + 10
+        while cdp_tabs(port) != [users] and time.monotonic() < deadline:
+            await asyncio.sleep(0.1)
+        assert cdp_tabs(port) == [users], cdp_tabs(port)  # ours closed, theirs untouched
+
+
+async def test_ws_endpoint_browser_server(fault_site: str):
+    port = free_port()
+    with browser_server(port) as (server, endpoint):
+        async with mcp_session("--ws-endpoint", endpoint) as s:
             await _read_and_act(s, fault_site)
             kill_group(server)
             err = await loss_reported(s)
             assert "4 attempts" in err and endpoint.rstrip("/") in err, err
-            with playwright_server(port):
+            with browser_server(port):
                 back = await s.call_tool("browser_navigate", {"url": f"{fault_site}/who.html?name=ws"})
                 assert not back.is_error and "Lost the connection" in result_text(back), result_text(back)
                 await _read_and_act(s, fault_site)
+
+
+async def test_playwright_run_server_without_its_browser_names_the_fix():
+    """The error of `playwright run-server` on a host without Playwright's own browser names cause and fix."""
+    port = free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "playwright", "run-server", "--host", "127.0.0.1", "--port",
+                             str(port)], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                            text=True, start_new_session=True)
+    try:
+        assert proc.stdout is not None and "ws://" in proc.stdout.readline()
+        async with mcp_session("--ws-endpoint", f"ws://127.0.0.1:{port}/") as s:
+            started = time.monotonic()
+            err = one_line_error(await s.call_tool("browser_navigate", {"url": "http://127.0.0.1:1/"}), "no browser")
+            took = time.monotonic() - started
+        if "attempts" in err and "Executable" not in err:
+            pytest.skip("Playwright's own browser is installed here, so run-server works")
+        assert "without a browser it can launch" in err and "browser-ctx browser-server" in err, err
+        assert took < 10, f"not retried: {took:.1f} s"
+    finally:
+        kill_group(proc)
 
 
 async def test_unreachable_endpoint_is_one_line():
@@ -194,15 +232,25 @@ async def test_unreachable_endpoint_is_one_line():
 
 
 async def test_http_sessions_share_one_remote_browser(fault_site: str):
-    """Several HTTP clients, one remote browser: each client gets its own context in it (N servers can share a
-    pool of browser servers the same way)."""
-    from tests.test_http_transport import TOKEN, _as_client, health, http_server, wait_health
-
-    with playwright_server() as (_server, endpoint):
-        async with http_server("--ws-endpoint", endpoint, "--remote-header", launch_options_header(),
-                               "--auth-token", TOKEN) as server:
+    """Several HTTP clients, one remote browser (behind a token): each client gets its own context in it (N servers
+    can share a pool of browser servers the same way); /healthz turns 503 while the browser server is down."""
+    port = free_port()
+    auth = f"Authorization: Bearer {TOKEN}"
+    with browser_server(port, "--auth-token", TOKEN) as (pool, endpoint):
+        async with http_server("--ws-endpoint", endpoint, "--remote-header", auth, "--auth-token", TOKEN) as server:
             alpha, bravo = await asyncio.gather(_as_client(server.url, fault_site, "alpha", 4),
                                                 _as_client(server.url, fault_site, "bravo", 4))
             assert all("I am alpha" in t for t in alpha) and all("I am bravo" in t for t in bravo), (alpha, bravo)
             await wait_health(server, lambda h: h["sessions"] == 0 and h["contexts"] == 0, "after the clients left")
             assert (await health(server))["browser"] == "up"
+            kill_group(pool)
+            async with httpx2.AsyncClient() as c:
+                deadline = time.monotonic() + 30
+                while (r := await c.get(f"{server.base}/healthz")).status_code != 503:
+                    assert time.monotonic() < deadline, r.status_code
+                    await asyncio.sleep(0.2)
+                assert r.json() == {"status": "unavailable"}, r.json()
+            with browser_server(port, "--auth-token", TOKEN):
+                await wait_health(server, lambda h: h["status"] == "ok", "browser server back")
+                again = await _as_client(server.url, fault_site, "carol", 2)
+                assert all("I am carol" in t for t in again), again
