@@ -38,7 +38,7 @@ def looks_binary(mime: str, text: str | None = None) -> bool:
             "application/octet-stream", "application/pdf", "application/zip", "application/gzip",
             "application/wasm", "application/x-protobuf", "application/vnd.ms-fontobject"):
         return True
-    return bool(text) and "\x00" in text[:2048]
+    return text is not None and "\x00" in text[:2048]
 
 
 def _type_name(value: Any) -> str:

@@ -1,8 +1,8 @@
 """Console entries: formatting CDP payloads, folding repeats on capture, filtering and rendering.
 
 Everything here is pure: it takes plain dicts and returns strings and records. Its inputs, as
-:mod:`browser_ctx.browser.events` feeds them: batches from the in-page console hook
-(``browser/console_hook.js``, already folded there; :func:`entry_from_hook`), CDP
+:mod:`browser_ctx.browser.capture` feeds them: batches from the in-page console hook
+(``browser/js/console_hook.js``, already folded there; :func:`entry_from_hook`), CDP
 ``Runtime.exceptionThrown`` payloads (uncaught errors; :func:`entry_from_exception`) and
 ``Log.entryAdded`` payloads (the browser's own messages; :func:`entry_from_log`). CDP
 ``Runtime.consoleAPICalled`` payloads are understood too (:func:`entry_from_console_api`; the

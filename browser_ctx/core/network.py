@@ -1,6 +1,6 @@
 """Network request records: filters, folding of repeated endpoints, one-line rendering.
 
-Pure: :mod:`browser_ctx.browser.events` builds :class:`RequestRecord` objects from CDP ``Network.*``
+Pure: :mod:`browser_ctx.browser.capture` builds :class:`RequestRecord` objects from CDP ``Network.*``
 events (values already redacted by name) and this module filters and renders them.
 
 Units: sizes are bytes (``encoded_bytes``: bytes on the wire), times are milliseconds.
@@ -16,10 +16,12 @@ type, outcome (status or failure) and endpoint (origin, path with digit runs as 
 
 from __future__ import annotations
 
+import operator
 import re
 from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from functools import partial
 from urllib.parse import parse_qsl, urlsplit
 
 from .._errors import InvalidArgument
@@ -189,7 +191,7 @@ def parse_status(expr: str) -> Callable[[int], bool]:
                                   "(comma-separated for several).")
         if m.group("cls"):
             c = int(m.group("cls"))
-            tests.append(lambda s, c=c: s // 100 == c)
+            tests.append(partial(_between, c * 100, c * 100 + 99))
             continue
         n = int(m.group("n"))
         op = m.group("op") or "="
@@ -198,14 +200,26 @@ def parse_status(expr: str) -> Callable[[int], bool]:
             if m.group("op") or hi < n:
                 raise InvalidArgument(f"Invalid status range {term.strip()!r}: write LOW-HIGH with LOW <= HIGH, "
                                       "e.g. 500-599.")
-            tests.append(lambda s, n=n, hi=hi: n <= s <= hi)
+            tests.append(partial(_between, n, hi))
             continue
-        tests.append({
-            "=": lambda s, n=n: s == n, "!=": lambda s, n=n: s != n,
-            ">=": lambda s, n=n: s >= n, "<=": lambda s, n=n: s <= n,
-            ">": lambda s, n=n: s > n, "<": lambda s, n=n: s < n,
-        }[op])
-    return lambda s: any(t(s) for t in tests)
+        tests.append(partial(_compare, _OPS[op], n))
+    return partial(_any_of, tuple(tests))
+
+
+_OPS: dict[str, Callable[[int, int], bool]] = {"=": operator.eq, "!=": operator.ne, ">=": operator.ge,
+                                               "<=": operator.le, ">": operator.gt, "<": operator.lt}
+
+
+def _between(lo: int, hi: int, status: int) -> bool:
+    return lo <= status <= hi
+
+
+def _compare(op: Callable[[int, int], bool], n: int, status: int) -> bool:
+    return op(status, n)
+
+
+def _any_of(tests: tuple[Callable[[int], bool], ...], status: int) -> bool:
+    return any(t(status) for t in tests)
 
 
 def select_requests(records: Iterable[RequestRecord], *, url_pattern: re.Pattern[str] | None = None,

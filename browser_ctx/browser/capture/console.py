@@ -57,7 +57,7 @@ if TYPE_CHECKING:
     from ...settings import EventSettings
 
 __all__ = ["ConsoleCapture", "ConsoleHook", "HOOK_PREFIX", "TRACE_FRAMES", "new_binding_name", "is_favicon",
-           "when"]
+           "cdp_time"]
 
 log = logging.getLogger("browser_ctx")
 
@@ -83,14 +83,14 @@ def new_binding_name() -> str:
     return f"{HOOK_PREFIX}{secrets.token_hex(4)}"
 
 
-def when(stamp_ms: Any) -> dict[str, float | None]:
-    """``first``/``last`` keyword arguments from a CDP timestamp in ms since the epoch; none when it is
-    missing or more than :data:`CLOCK_SKEW` seconds from our clock."""
+def cdp_time(stamp_ms: Any) -> float | None:
+    """Seconds since the epoch from a CDP timestamp in ms since the epoch; ``None`` when it is missing
+    or more than :data:`CLOCK_SKEW` seconds from our clock (then the time of arrival is used)."""
     try:
         stamp = float(stamp_ms or 0) / 1000
     except (TypeError, ValueError):
-        return {}
-    return {"first": stamp, "last": stamp} if abs(stamp - time.time()) < CLOCK_SKEW else {}
+        return None
+    return stamp if abs(stamp - time.time()) < CLOCK_SKEW else None
 
 
 def is_favicon(url: str) -> bool:
@@ -190,12 +190,12 @@ class ConsoleCapture:
         """CDP event handlers for a worker's session: its console calls (workers run no hook), uncaught
         errors and log, each text prefixed with ``label`` (``(worker)``)."""
         return {
-            "Runtime.consoleAPICalled": lambda p: self._add(self._labelled(entry_from_console_api(
-                p, self._sections.current.url), label), **when(p.get("timestamp"))),
-            "Runtime.exceptionThrown": lambda p: self._add(self._labelled(entry_from_exception(
-                p, self._sections.current.url), label), **when(p.get("timestamp"))),
-            "Log.entryAdded": lambda p: self._add(self._labelled(entry_from_log(
-                p, self._sections.current.url), label), **when((p.get("entry") or {}).get("timestamp"))),
+            "Runtime.consoleAPICalled": lambda p: self._add_at(self._labelled(entry_from_console_api(
+                p, self._sections.current.url), label), p.get("timestamp")),
+            "Runtime.exceptionThrown": lambda p: self._add_at(self._labelled(entry_from_exception(
+                p, self._sections.current.url), label), p.get("timestamp")),
+            "Log.entryAdded": lambda p: self._add_at(self._labelled(entry_from_log(
+                p, self._sections.current.url), label), (p.get("entry") or {}).get("timestamp")),
         }
 
     @staticmethod
@@ -233,13 +233,18 @@ class ConsoleCapture:
         if held.level == "error" and not (held.kind == "browser" and is_favicon(held.source or "")):
             self._sections.count(section.id, "consoleErrors", count)
 
+    def _add_at(self, entry: ConsoleEntry, stamp_ms: Any) -> None:
+        """Add one occurrence stamped by the browser (CDP ms since the epoch; see :func:`cdp_time`)."""
+        at = cdp_time(stamp_ms)
+        self._add(entry, first=at, last=at)
+
     def on_exception(self, p: dict[str, Any]) -> None:
         """``Runtime.exceptionThrown``: an uncaught error or unhandled rejection."""
-        self._add(entry_from_exception(p, self._sections.current.url), **when(p.get("timestamp")))
+        self._add_at(entry_from_exception(p, self._sections.current.url), p.get("timestamp"))
 
     def on_log(self, p: dict[str, Any]) -> None:
         """``Log.entryAdded``: one of the browser's own messages."""
-        self._add(entry_from_log(p, self._sections.current.url), **when((p.get("entry") or {}).get("timestamp")))
+        self._add_at(entry_from_log(p, self._sections.current.url), (p.get("entry") or {}).get("timestamp"))
 
     def on_binding(self, p: dict[str, Any], top_target: bool = True) -> None:
         """``Runtime.bindingCalled``: a batch from the hook (other bindings are not ours)."""

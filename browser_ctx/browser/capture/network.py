@@ -29,7 +29,7 @@ from ..._errors import InvalidArgument
 from ...core.bodies import looks_binary
 from ...core.network import POST_KEEP, RequestRecord, SocketInfo
 from ...core.sections import relative_url
-from .console import is_favicon, when
+from .console import cdp_time, is_favicon
 from .sections import SectionLog
 
 if TYPE_CHECKING:
@@ -180,7 +180,7 @@ class NetworkCapture:
         if main_document and not p.get("redirectResponse"):
             # Started when the browser sent the request (its clock, like the documents' timeOrigin).
             self._sections.new(req.get("url", ""), p.get("loaderId"),
-                               when(float(p.get("wallTime") or 0) * 1000).get("first"))
+                               cdp_time(float(p.get("wallTime") or 0) * 1000))
         headers = self._redactor.headers(req.get("headers") or {})
         redirect = p.get("redirectResponse")
         rec = self._by_id.get(rid)
