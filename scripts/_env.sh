@@ -29,3 +29,14 @@ if ! find_browser >/dev/null; then
   find_browser >/dev/null || { echo "browser-ctx: could not install a browser; install Chrome or Chromium" >&2; exit 1; }
 fi
 echo "browser-ctx: browser $(find_browser)" >&2
+# HAProxy, for the scale-out end-to-end test (tests/test_http_haproxy.py skips, saying why, without it).
+if ! command -v haproxy >/dev/null && command -v apt-get >/dev/null; then
+  echo "browser-ctx: installing haproxy (the load-balancer test)" >&2
+  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  if [ -z "$SUDO" ] || sudo -n true 2>/dev/null; then
+    { $SUDO apt-get update -qq && $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq haproxy; } >&2 \
+      || echo "browser-ctx: could not install haproxy; the HAProxy test will be skipped" >&2
+  else
+    echo "browser-ctx: haproxy missing and no password-less sudo; the HAProxy test will be skipped" >&2
+  fi
+fi
