@@ -150,7 +150,7 @@ class _Tap:
         item = await self._inner.receive()
         message = getattr(item, "message", None)
         result = getattr(message, "result", None)
-        if result is not None and hasattr(message, "id"):
+        if message is not None and result is not None and hasattr(message, "id"):
             self.results[message.id] = result
         return item
 
@@ -189,7 +189,7 @@ async def connect(spec: ServerSpec, errlog: TextIO | None = None) -> AsyncIterat
     """
     params = StdioServerParameters(command=spec.command, args=spec.args, env={**os.environ, **spec.env})
     own_log = errlog is None
-    log = open(os.devnull, "w") if own_log else errlog  # noqa: SIM115 - closed below
+    log = errlog if errlog is not None else open(os.devnull, "w")  # noqa: SIM115 - closed below
     try:
         t0 = time.perf_counter()
         async with stdio_client(params, errlog=log) as (read, write):

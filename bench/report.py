@@ -92,7 +92,7 @@ def summarise(results: dict[str, Any]) -> dict[str, Any]:
         bucket_pages = [p for p in pages if _bucket(p["htmlBytes"]) == label]
         if not bucket_pages:
             continue
-        row = {"bucket": label, "pages": len(bucket_pages), "servers": {}}
+        row: dict[str, Any] = {"bucket": label, "pages": len(bucket_pages), "servers": {}}
         for n in names:
             vals = [p["servers"][n]["snapshot"]["tokens"] for p in bucket_pages if n in p["servers"]]
             ans = [p["servers"][n]["strategyTokens"] for p in bucket_pages if n in p["servers"]]

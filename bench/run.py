@@ -24,6 +24,8 @@ from pathlib import Path
 from typing import Any
 
 import anyio
+from anyio.abc import TaskGroup
+from anyio.streams.memory import MemoryObjectSendStream
 
 import tests.support.event_routes  # noqa: F401 - registers the /events/... routes the debug pages fetch
 from browser_ctx._http import serve_directory as serve_corpus
@@ -84,14 +86,14 @@ class Worker:
         self.tool_names: set[str] = set()
         self.start_seconds: list[float] = []
         self.restarts = 0
-        self._send = None
-        self._tg = None
+        self._send: MemoryObjectSendStream[_Job] | None = None
+        self._tg: TaskGroup | None = None
 
     @property
     def name(self) -> str:
         return self.spec.name
 
-    async def start(self, tg) -> None:
+    async def start(self, tg: TaskGroup) -> None:
         """Start (or restart) the server in task group ``tg`` and wait until it has listed its tools."""
         self._tg = tg
         send, recv = anyio.create_memory_object_stream[_Job](1)
@@ -132,7 +134,7 @@ class Worker:
             try:
                 await conn.session.send_ping()
                 return True
-            except Exception:  # noqa: BLE001
+            except Exception:  # noqa: BLE001 - any failure to answer a ping means the server is gone
                 return False
         return False
 
@@ -141,11 +143,13 @@ class Worker:
         if self.conn is None:
             self.restarts += 1
             try:
+                assert self._tg is not None, "call() before start()"
                 await self.start(self._tg)
-            except Exception as exc:  # noqa: BLE001
+            except Exception as exc:  # noqa: BLE001 - a server that cannot restart is a recorded failure
                 return CallRecord(tool=tool, arguments=dict(args or {}), is_error=True, raised=True,
                                   error=f"server could not be restarted: {exc}")
         job = _Job(tool, dict(args or {}), timeout)
+        assert self._send is not None  # set by start()
         try:
             await self._send.send(job)
         except (anyio.BrokenResourceError, anyio.ClosedResourceError):
@@ -153,6 +157,7 @@ class Worker:
             return CallRecord(tool=tool, arguments=dict(args or {}), is_error=True, raised=True,
                               error="server exited")
         await job.done.wait()
+        assert job.result is not None  # _serve sets it before done
         return job.result
 
     async def stop(self) -> None:
