@@ -27,7 +27,7 @@ from playwright.async_api import async_playwright
 import tests.support.event_routes  # noqa: F401 - registers the dynamic routes
 from browser_ctx.browser.launcher import chromium_args, find_executable
 from browser_ctx.browser.session import BrowserSession
-from browser_ctx.core.console import format_args
+from browser_ctx.core.console_payloads import format_args
 from browser_ctx.core.tokens import count_tokens
 from browser_ctx.server.pipeline import call_tool
 from browser_ctx.server.tools import console, network

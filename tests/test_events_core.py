@@ -14,15 +14,17 @@ from browser_ctx.core.bodies import apply_select, json_shape, looks_binary, pars
 from browser_ctx.core.console import (
     ConsoleBuffer,
     ConsoleEntry,
-    entry_from_console_api,
-    entry_from_exception,
-    entry_from_hook,
     fold_key,
-    format_args,
     level_included,
     order_entries,
     render_entry,
     select_entries,
+)
+from browser_ctx.core.console_payloads import (
+    entry_from_console_api,
+    entry_from_exception,
+    entry_from_hook,
+    format_args,
 )
 from browser_ctx.core.listing import cursor_after
 from browser_ctx.core.network import (

@@ -39,15 +39,8 @@ from typing import TYPE_CHECKING, Any
 from playwright.async_api import BrowserContext, Frame
 from playwright.async_api import Error as PlaywrightError
 
-from ...core.console import (
-    KEEP_CHARS,
-    ConsoleBuffer,
-    ConsoleEntry,
-    entry_from_console_api,
-    entry_from_exception,
-    entry_from_hook,
-    entry_from_log,
-)
+from ...core.console import KEEP_CHARS, ConsoleBuffer, ConsoleEntry
+from ...core.console_payloads import entry_from_console_api, entry_from_exception, entry_from_hook, entry_from_log
 from ...core.sections import Section, relative_url
 from ..scripts import invocation
 from .sections import MAX_SECTIONS, SectionLog
