@@ -135,10 +135,24 @@ def test_text_secrets_by_shape_and_position(text, expected):
     "sessionTokens: 1234", "The token: see below", "session: 5 minutes left", "Press key: Escape",
     "https://h/p?page=1", "role=button[name=\"Save\"]", 'textbox "Password" [e5] (filled)',
     "const token = getToken();", "code=200 country code=US", "var token=this.tokenMap.find(x)",
-    "a.password=e.password;",
+    "a.password=e.password;", "task-runner sk-learn desk_live_demo", "AKIA is not a key",
+    "sk-loading-spinner-container",
 ])
 def test_text_without_secrets_is_unchanged(text):
     assert redact_text(text) == text
+
+
+@pytest.mark.parametrize("key", [
+    "ghp_" + "a1B2" * 9, "github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuv", "glpat-" + "x1Y2z3" * 4,
+    "npm_" + "Q9w8" * 9, "sk_live_" + "4eC39HqLyjWDarjtT1zdp7dc", "sk-proj-" + "Ab1_" * 10,
+    "xoxb-1234567890-abcdefghij",
+    "AKIAIOSFODNN7EXAMPLE", "AIzaSyD-9tSrke72PouQMnMX-a7eZSW0jkFMBWY",
+    "-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEA\n-----END RSA PRIVATE KEY-----",
+])
+def test_keys_of_known_formats_anywhere(key):
+    found: list[str] = []
+    assert redact_text(f"config dump: {key} (loaded)", found) == "config dump: [redacted] (loaded)"
+    assert found == [key]
 
 
 def test_redacting_twice_changes_nothing_more():

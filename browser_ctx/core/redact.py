@@ -106,6 +106,13 @@ _USERINFO = re.compile(rf"^({_SCHEME})([^/?#\s@:]*):([^/?#\s]*)@")
 _URL_IN_TEXT = re.compile(rf"(?<![\w+.-]){_SCHEME}[^\s\"'<>\\`()\[\]{{}}|^,]+")
 # A JSON Web Token (JWS or JWE): base64url segments, the first one a JSON header ("eyJ" = '{"').
 _JWT = re.compile(r"(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{4,}(?:\.[A-Za-z0-9_-]*){0,3}")
+# Credentials with a published, unmistakable format: GitHub, GitLab, npm, Stripe, OpenAI/Anthropic-style
+# "sk-" keys, Slack, AWS access key ids, Google API keys; and PEM private keys (the whole block).
+_KNOWN_TOKEN = re.compile(
+    r"(?<![A-Za-z0-9_-])(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{22,}|glpat-[A-Za-z0-9_-]{20,}"
+    r"|npm_[A-Za-z0-9]{30,}|[spr]k_(?:live|test)_[A-Za-z0-9]{10,}|sk-(?=[A-Za-z0-9_-]{0,80}\d)(?:[a-z]+-)?[A-Za-z0-9_-]{20,}"
+    r"|xox[abposr]-[A-Za-z0-9-]{10,}|A(?:KIA|SIA)[0-9A-Z]{16}|AIza[0-9A-Za-z_-]{35})(?![A-Za-z0-9_-])"
+    r"|-----BEGIN [A-Z ]{0,20}PRIVATE KEY-----[\s\S]{0,20000}?-----END [A-Z ]{0,20}PRIVATE KEY-----")
 # "Bearer <token>", "Basic <base64 of user:pass>" (an Authorization value inside any text).
 _AUTH_SCHEME = re.compile(r"(?i)\b(bearer|basic)(\s+)([A-Za-z0-9\-._~+/]+=*)")
 # Substrings one of which every secret name (of a field, parameter or header) contains: names without
@@ -282,6 +289,12 @@ def _redact_fragment(fragment: str, found: list[str] | None) -> str:
     return _redact_params(fragment, found, is_secret_param)
 
 
+def _found(value: str, found: list[str] | None) -> str:
+    """Note ``value`` as found and return :data:`MARKER` in its place."""
+    _note(found, value)
+    return MARKER
+
+
 def _redact_jwts(text: str, found: list[str] | None) -> str:
     def one(m: re.Match[str]) -> str:
         _note(found, m.group(0))
@@ -446,8 +459,10 @@ def redact_text(text: str, found: list[str] | None = None) -> str:
 
     In order: every URL in the text (:func:`redact_url`: ``user:pass@`` passwords such as
     ``postgres://admin:…@db.internal``, query and fragment secrets); JSON
-    Web Tokens anywhere; ``Bearer <token>`` and ``Basic <base64 user:pass>``; and a value in a
-    credential position after a secret name (:func:`is_secret_name`):
+    Web Tokens anywhere; keys of a known format anywhere (``ghp_…``, ``github_pat_…``, ``glpat-…``,
+    ``npm_…``, ``sk_live_…``, ``sk-…``, ``xoxb-…``, ``AKIA…``, ``AIza…``, PEM private key blocks);
+    ``Bearer <token>`` and ``Basic <base64 user:pass>``; and a value in a credential position after a
+    secret name (:func:`is_secret_name`):
 
     - ``name=value`` (``token=abc``, ``password=hunter2``, and after ``?``/``&``/``#`` any secret URL
       parameter: ``/cb?code=…`` in a relative link): any value but a literal (``null``, …) or
@@ -467,6 +482,7 @@ def redact_text(text: str, found: list[str] | None = None) -> str:
         text = _URL_IN_TEXT.sub(lambda m: redact_url(m.group(0), found), text)
     if "eyJ" in text:
         text = _redact_jwts(text, found)
+    text = _KNOWN_TOKEN.sub(lambda m: _found(m.group(0), found), text)
     text = _AUTH_SCHEME.sub(lambda m: _auth_scheme(m, found), text)
     if "[" in text:
         text = _NAMED_PAIR.sub(lambda m: _named_pair(m, found), text)
