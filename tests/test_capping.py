@@ -55,7 +55,7 @@ def test_reading_on_covers_everything_exactly_once():
         pieces.append(text[offset: c.next_offset if c.truncated else len(text)])
         if not c.truncated:
             break
-        assert c.next_offset > offset
+        assert c.next_offset is not None and c.next_offset > offset
         offset = c.next_offset
     assert "".join(pieces) == text
 
@@ -66,7 +66,7 @@ def test_falls_back_to_whitespace_then_character():
     assert words[: c.next_offset].endswith(" ")
     blob = "x" * 50000  # no whitespace: cut between characters, still within budget
     c = cap(blob, max_tokens=200, max_chars=40000)
-    assert c.truncated and total_tokens(c) <= 200 and c.next_offset > 0
+    assert c.truncated and total_tokens(c) <= 200 and c.next_offset is not None and c.next_offset > 0
 
 
 def test_never_splits_a_character_and_respects_char_ceiling():
@@ -101,5 +101,6 @@ def test_cut_inside_multibyte_tokens_reads_on():
         seen.append(text[offset: c.next_offset if c.truncated else len(text)])
         if not c.truncated:
             break
+        assert c.next_offset is not None
         offset = c.next_offset
     assert "".join(seen) == text

@@ -22,6 +22,7 @@ from typing import Any
 
 import anyio
 import pytest
+from mcp.client.session import ClientSession
 from playwright.async_api import async_playwright
 
 from browser_ctx.browser.launcher import chromium_args, find_executable
@@ -59,7 +60,7 @@ class _Client:
     """One ``browser-ctx serve`` session, reopened if the transport breaks or a call hangs."""
 
     def __init__(self) -> None:
-        self.session = None
+        self.session: ClientSession | None = None
         self.restarts = 0
         self._stack: contextlib.AsyncExitStack | None = None
 
@@ -79,6 +80,7 @@ class _Client:
         """Return ``(result, None)``, or ``(None, why)`` when the call raised or timed out."""
         try:
             with anyio.fail_after(CALL_TIMEOUT):
+                assert self.session is not None, "call() before open()"
                 return await self.session.call_tool(name, args), None
         except Exception as exc:  # noqa: BLE001 - recorded as this page's failure
             why = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
@@ -258,6 +260,7 @@ def corpus_run(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
 @pytest.mark.e2e
 @needs_corpus
 def test_corpus_has_all_pages(corpus_run: dict[str, Any]) -> None:
+    assert CORPUS is not None
     assert len(corpus_run["records"]) == len(list_pages(CORPUS)) >= 100
 
 

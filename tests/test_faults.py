@@ -270,7 +270,9 @@ async def test_page_faults(fault_site: str):
         assert not click.is_error, result_text(click)
         listing = result_text(await s.call_tool("browser_tabs", {"action": "list"}))
         assert "closer" in listing, listing
-        index = int(re.search(r"^- (\d+):.*closer", listing, re.M).group(1))
+        found = re.search(r"^- (\d+):.*closer", listing, re.M)
+        assert found, listing
+        index = int(found.group(1))
         select = await s.call_tool("browser_tabs", {"action": "select", "index": index})
         assert not select.is_error and "closer" in result_text(
             await s.call_tool("browser_text", {"target": "h1"})), result_text(select)

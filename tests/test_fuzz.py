@@ -74,7 +74,7 @@ HOSTILE_VALUES = [None, [], {}, [1, "a"], {"a": {"b": [None]}}, True, "", "x" * 
 #: Tools whose valid calls may change which page is shown; their calls always carry an invalid argument.
 STATE_CHANGING = {"browser_close", "browser_navigate_back", "browser_tabs", "browser_navigate"}
 
-text_any = st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=40)
+text_any = st.text(alphabet=st.characters(exclude_categories=["Cs"]), max_size=40)
 
 
 def value_for(name: str, schema: dict[str, Any]) -> st.SearchStrategy[Any]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from tests.support.client import mcp_session, result_text
@@ -13,13 +15,14 @@ async def test_verify_and_wait_do_not_reveal_hidden_text_or_passwords(site):
     async with mcp_session() as s:
         await s.call_tool("browser_navigate", {"url": f"{site}/hidden.html"})
         outputs = []
-        for name, args in [
+        calls: list[tuple[str, dict[str, Any]]] = [
             ("browser_verify", {"text": "HIDDEN_DISPLAY_NONE", "timeout": 300}),
             ("browser_verify", {"text": "HIDDEN_OPACITY", "timeout": 300}),
             ("browser_verify", {"text": "HIDDEN_", "timeout": 300}),
             ("browser_wait_for", {"text": "HIDDEN_OPACITY", "time": 1}),
             ("browser_click", {"target": "text=HIDDEN_DISPLAY_NONE"}),
-        ]:
+        ]
+        for name, args in calls:
             res = await s.call_tool(name, args)
             outputs.append((name, args, result_text(res)))
         for name, args, text in outputs[:3]:

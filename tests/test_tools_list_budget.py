@@ -38,7 +38,7 @@ async def recording_session(*extra_args: str) -> AsyncIterator[tuple[ClientSessi
                                    env=dict(os.environ))
     received: list[Any] = []
     async with stdio_client(params) as (read, write):
-        tee_send, tee_receive = anyio.create_memory_object_stream(0)
+        tee_send, tee_receive = anyio.create_memory_object_stream[Any](0)
 
         async def pump() -> None:
             async with tee_send:
