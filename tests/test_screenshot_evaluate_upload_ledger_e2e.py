@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import base64
 import io
-import os
-from pathlib import Path
 
 import pytest
 from PIL import Image
@@ -49,7 +47,7 @@ def the_image(result) -> Image.Image:
 
 
 def near(pixel, colour, tolerance=12) -> bool:
-    return all(abs(a - b) <= tolerance for a, b in zip(pixel[:3], colour))
+    return all(abs(a - b) <= tolerance for a, b in zip(pixel[:3], colour, strict=False))
 
 
 def check_budget(result, budget: int) -> Image.Image:

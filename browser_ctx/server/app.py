@@ -25,8 +25,8 @@ from ..browser.reading import interrupt_scripts
 from ..browser.session import BrowserSession
 from ..settings import Settings
 from .pipeline import call_tool, error_result
-from .resources import list_resources, read_resource
 from .registry import ToolSpec
+from .resources import list_resources, read_resource
 from .tools import all_tools
 from .tools.ledger import tools_list_tokens
 
@@ -150,7 +150,7 @@ def create_server(settings: Settings | None = None, *, caps: tuple[str, ...] = (
         limit = settings.timeouts.call_ms
         try:
             return await asyncio.wait_for(call_tool(spec, params.arguments, session, settings), limit / 1000)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             log.warning("%s abandoned after %.0f ms", spec.name, limit)
             tab = session.peek_tab()
             stopped = tab is not None and await interrupt_scripts(tab)

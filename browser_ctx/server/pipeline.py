@@ -31,8 +31,8 @@ from ..browser.extract import page_version
 from ..browser.session import BrowserSession, Capture, Tab
 from ..core.budget import Budget
 from ..core.capping import Capped, cap
-from ..core.urls import clip_middle
 from ..core.tokens import count_tokens
+from ..core.urls import clip_middle
 from ..settings import Settings
 from .registry import Rendered, ToolCall, ToolSpec
 from .tools.ledger import measure_baseline
@@ -153,10 +153,8 @@ def _account(session: BrowserSession, tool: str, result: types.CallToolResult, i
     ``sessionTokens`` counts itself: it is the ledger's total after this call, including the
     tokens of the structured content that carries it (settled in a few rounds).
     """
-    ledger = getattr(session, "ledger", None)
-    if ledger is None:
-        return
-    text_tokens = sum(count_tokens(c.text) for c in result.content if getattr(c, "type", "") == "text")
+    ledger = session.ledger
+    text_tokens = sum(count_tokens(c.text) for c in result.content if isinstance(c, types.TextContent))
     sc = result.structured_content
     meta_tokens = 0
     if sc is not None:

@@ -55,11 +55,6 @@ class ToolCall:
     settings: Settings
     budget: Budget
 
-    @property
-    def max_tokens(self) -> int:
-        """``budget.tokens``; kept only until ``tools_events`` reads ``call.budget`` (then removed)."""
-        return self.budget.tokens
-
 
 @dataclass
 class Rendered:

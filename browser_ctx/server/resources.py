@@ -85,7 +85,7 @@ def list_resources(session: BrowserSession, per_tab: int = PER_TAB) -> types.Lis
     for tab in session.tabs:
         kept = list(tab.captures.items())
         uris = [capture_uri(tab, c) for _, c in kept]  # numbered oldest first
-        for (key, capture), uri in reversed(list(zip(kept, uris))[-per_tab:]):
+        for (key, capture), uri in reversed(list(zip(kept, uris, strict=True))[-per_tab:]):
             tool, args = _describe(key)
             n = uri.rsplit("/", 1)[1]
             resources.append(types.Resource(
@@ -158,4 +158,4 @@ async def read_resource(session: BrowserSession, uri: str, settings: Settings) -
         if sep:
             text = f"{head}; read {base}?offset={capped.next_offset} to read on."
     return types.ReadResourceResult(contents=[types.TextResourceContents(
-        uri=str(uri), mime_type="text/plain", text=text, meta=capped.meta)])
+        uri=str(uri), mime_type="text/plain", text=text, _meta=capped.meta)])

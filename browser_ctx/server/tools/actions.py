@@ -12,7 +12,9 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from ..._errors import ActionTimeout, InvalidArgument, PageError, SelectorError, translate
+from playwright.async_api import Error as PlaywrightError
+
+from ..._errors import ActionTimeout, BrowserCtxError, InvalidArgument, PageError, SelectorError, translate
 from ...browser import actions, extract, reading, targets
 from ...browser.actions import action_error, perform
 from ...browser.targets import describe_element, resolve_one
@@ -27,6 +29,10 @@ __all__ = ["TOOLS"]
 WAIT_MAX_S = 30
 #: browser_wait_for's default wait for text/textGone/target, seconds.
 WAIT_DEFAULT_S = 10
+#: Milliseconds the read-back of a typed-into element may take.
+READBACK_TIMEOUT_MS = 1000
+#: Seconds ``browser_tabs`` waits for one tab's title.
+TAB_TITLE_TIMEOUT_S = 2
 
 
 async def _tab(call: ToolCall):
@@ -58,7 +64,7 @@ async def _act(call: ToolCall, verb: str, past: str, do: Any) -> Rendered:
     async def run() -> Any:
         try:
             return await do(locator, timeout)
-        except Exception as exc:  # noqa: BLE001
+        except (PlaywrightError, TimeoutError) as exc:
             raise action_error(exc, verb=verb, target=target, timeout_ms=timeout) from exc
 
     record = await perform(call.session, tab, call.settings, f"{past} {label}", run, budget=call.budget)
@@ -110,7 +116,7 @@ async def type_text(call: ToolCall) -> Rendered:
             else:
                 await loc.fill(text, timeout=timeout)
             page_holder["keyboard"] = False
-        except Exception as exc:  # noqa: BLE001
+        except PlaywrightError as exc:
             if not any(s in str(exc) for s in _NOT_FIELD):
                 raise
             await loc.click(timeout=timeout)
@@ -133,7 +139,7 @@ async def type_text(call: ToolCall) -> Rendered:
     async def run() -> Any:
         try:
             return await do(locator, timeout)
-        except Exception as exc:  # noqa: BLE001
+        except (PlaywrightError, TimeoutError) as exc:
             raise action_error(exc, verb="type into", target=target, timeout_ms=timeout) from exc
 
     record = await perform(call.session, tab, call.settings, f"Typed {len(text)} characters into {label}", run,
@@ -153,8 +159,8 @@ async def _readback(locator) -> str | None:
         return await locator.evaluate(
             "el => (el.localName === 'input' || el.localName === 'textarea' || el.localName === 'select')"
             " ? (el.type === 'password' ? (el.value ? '(filled)' : '(empty)') : el.value) : el.innerText",
-            timeout=1000)
-    except Exception:  # noqa: BLE001
+            timeout=READBACK_TIMEOUT_MS)
+    except (PlaywrightError, BrowserCtxError):  # gone or busy: the record just has no read-back
         return None
 
 
@@ -186,9 +192,9 @@ async def fill_form(call: ToolCall) -> Rendered:
                 else:
                     try:
                         await loc.select_option(label=value, timeout=timeout)
-                    except Exception:  # noqa: BLE001 - not a label: try it as a value
+                    except PlaywrightError:  # not a label: try it as a value
                         await loc.select_option(value, timeout=timeout)
-            except Exception as exc:  # noqa: BLE001
+            except (PlaywrightError, TimeoutError) as exc:
                 raise action_error(exc, verb=f"fill {f['name']!r} in", target=target, timeout_ms=timeout) from exc
 
     names = ", ".join(f["name"] for f in fields)
@@ -205,7 +211,7 @@ async def select_option(call: ToolCall) -> Rendered:
     async def do(loc, timeout):
         try:
             chosen = await loc.select_option(values, timeout=timeout)
-        except Exception as exc:  # noqa: BLE001
+        except PlaywrightError as exc:
             if "did not find some options" in str(exc).lower() or "options" in str(exc).lower():
                 raise SelectorError(f"No option matches {values!r} in {call.args['target']!r}; use option "
                                     "values or labels from browser_snapshot.") from exc
@@ -231,7 +237,7 @@ async def press_key(call: ToolCall) -> Rendered:
     async def run() -> None:
         try:
             await tab.page.keyboard.press(key)
-        except Exception as exc:  # noqa: BLE001
+        except PlaywrightError as exc:
             if "unknown key" in str(exc).lower():
                 raise InvalidArgument(f"Unknown key {key!r}; use names like Enter, Escape, ArrowDown, "
                                       "Control+a or a single character.") from exc
@@ -252,7 +258,6 @@ async def wait_for(call: ToolCall) -> Rendered:
     """
     a = call.args
     tab = await _tab(call)
-    page = tab.page
     conds = [k for k in ("text", "textGone", "target") if a.get(k) is not None]
     if "state" in a and not a.get("target"):
         raise InvalidArgument("state needs a target.")
@@ -287,7 +292,7 @@ async def wait_for(call: ToolCall) -> Rendered:
                 left = max(1.0, timeout_ms - (loop.time() - t0) * 1000)
                 await loc.wait_for(state=state, timeout=left)
                 waited.append(f"{a['target']} is {state}")
-        except Exception as exc:  # noqa: BLE001
+        except (PlaywrightError, BrowserCtxError, TimeoutError) as exc:  # our own ActionTimeout gets the hint too
             if "timeout" in type(exc).__name__.lower() or "timeout" in str(exc).lower()[:80]:
                 raise ActionTimeout(f"Timed out after {seconds:g} s waiting for {what}. Raise time (max "
                                     f"{WAIT_MAX_S}) or check with browser_snapshot.") from exc
@@ -310,7 +315,7 @@ async def navigate_back(call: ToolCall) -> Rendered:
         before = tab.page.url
         try:
             await tab.page.go_back(wait_until="commit", timeout=timeout)
-        except Exception as exc:  # noqa: BLE001
+        except PlaywrightError as exc:
             raise translate(exc, action="go back", url=before, timeout_ms=timeout) from exc
         if tab.page.url == before:
             return "There is no previous page in this tab's history."
@@ -326,8 +331,8 @@ async def _tab_list(call: ToolCall) -> str:
     lines = []
     for i, t in enumerate(session.tabs):
         try:
-            title = await asyncio.wait_for(t.page.title(), 2)
-        except Exception:  # noqa: BLE001
+            title = await asyncio.wait_for(t.page.title(), TAB_TITLE_TIMEOUT_S)
+        except (PlaywrightError, TimeoutError):  # closing or busy: listed without a title
             title = ""
         mark = " (current)" if t is current else ""
         lines.append(f"- {i}:{mark} \"{title}\" {t.page.url}")
@@ -371,17 +376,17 @@ async def tabs(call: ToolCall) -> Rendered:
         session.select_tab(tab)
         try:
             await tab.page.bring_to_front()
-        except Exception as exc:  # noqa: BLE001
+        except PlaywrightError as exc:
             raise PageError("That tab is gone; call browser_tabs list.") from exc
         note = f"Selected tab {all_tabs.index(tab)}."
     elif action == "close":
-        tab = pick() or session.peek_tab()
-        if tab is None:
+        closing = pick() or session.peek_tab()
+        if closing is None:
             raise InvalidArgument("No tab to close.")
-        i = all_tabs.index(tab)
-        await session.close_tab(tab)
+        i = all_tabs.index(closing)
+        await session.close_tab(closing)
         for _ in range(20):  # let the session forget it
-            if tab not in session.tabs:
+            if closing not in session.tabs:
                 break
             await asyncio.sleep(0.01)
         note = f"Closed tab {i}."

@@ -32,7 +32,7 @@ async def one_element(tab: Tab, target: str, settings: Settings) -> Locator:
     locator = locator_for(tab, target)
     try:
         n = await asyncio.wait_for(locator.count(), settings.timeouts.read_ms / 1000)
-    except asyncio.TimeoutError as exc:
+    except TimeoutError as exc:
         raise ActionTimeout(f"Timed out resolving {target!r}; the page may be busy. Try again.") from exc
     except PlaywrightError as exc:
         raise translate(exc, action="find", target=target) from exc

@@ -55,7 +55,8 @@ def _wrapper(function: str, limits: Limits) -> str:
         "  }\n"
         "  await new Promise((r) => setTimeout(r, 0));\n"
         "  document.removeEventListener('securitypolicyviolation', __bcOnCsp, true);\n"
-        "  if (__bcCsp.length) return JSON.stringify({ $csp: { blocked: [...new Set(__bcCsp)], thrown: __bcThrown } });\n"
+        "  if (__bcCsp.length)\n"
+        "    return JSON.stringify({ $csp: { blocked: [...new Set(__bcCsp)], thrown: __bcThrown } });\n"
         "  if (__bcThrown) return JSON.stringify({ $thrown: __bcThrown });\n"
         f"  return __bcSerialise(__bcValue, {json.dumps(limits.as_js())});\n"
         "}"
@@ -98,7 +99,7 @@ async def evaluate(call: ToolCall) -> Rendered:
             raw = await asyncio.wait_for(locator.evaluate(wrapper, timeout=timeout_ms), timeout_ms / 1000)
         else:
             raw = await asyncio.wait_for(tab.page.evaluate(wrapper), timeout_ms / 1000)
-    except asyncio.TimeoutError as exc:
+    except TimeoutError as exc:
         stopped = await interrupt_scripts(tab)
         after = ("it was stopped and the page is usable again" if stopped else
                  "if the page is stuck, close the tab (browser_tabs close)")

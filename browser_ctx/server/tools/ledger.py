@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-from typing import Any
 
 import mcp_types as types
 from playwright.async_api import Error as PlaywrightError
@@ -88,7 +87,7 @@ async def measure_baseline(session: BrowserSession, target: str | None,
     try:
         elements = await asyncio.wait_for(page.evaluate("() => document.getElementsByTagName('*').length"),
                                           COUNT_TIMEOUT_S)
-    except (PlaywrightError, asyncio.TimeoutError):  # busy or navigating: no baseline
+    except (TimeoutError, PlaywrightError):  # busy or navigating: no baseline
         return None
     if elements > BASELINE_MAX_ELEMENTS:
         return None

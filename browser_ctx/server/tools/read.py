@@ -58,10 +58,7 @@ async def navigate(call: ToolCall) -> Rendered:
         if tab.page.url == nav.url or attempt == 3:
             break
         nav = await reading.follow_client_redirect(tab, nav, call.settings)
-    try:
-        await tab.events.sync()  # count what Chromium has already sent
-    except Exception:  # noqa: BLE001 - capture detached (tab closing); counts may be short
-        pass
+    await tab.events.sync()  # count what Chromium has already sent (never raises: returns False when it cannot)
     summary = tab.events.load_summary()
     card = render_card(url=nav.url, status=nav.status, title=nav.title, outline=outline(html),
                        console_errors=summary.get("consoleErrors", 0),
@@ -137,7 +134,7 @@ async def _version(tab: Tab) -> str | None:
     is mid-navigation, closed or busy."""
     try:
         return await asyncio.wait_for(page_version(tab.page), VERSION_TIMEOUT_S)
-    except (BrowserCtxError, asyncio.TimeoutError):
+    except (TimeoutError, BrowserCtxError):
         return None
 
 

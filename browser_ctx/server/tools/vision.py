@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import io
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from PIL import Image
 from playwright.async_api import Error as PlaywrightError
@@ -55,7 +55,7 @@ _FORMATS = {".jpg": "jpeg", ".jpeg": "jpeg", ".webp": "webp", ".png": "png"}
 async def _grab(page: Page, locator: Locator | None, *, full: bool, device: bool, clip: dict[str, float] | None,
                 timeout_ms: float) -> bytes:
     """Capture PNG bytes with Playwright (which keeps the page's emulation intact, HiDPI included)."""
-    scale = "device" if device else "css"
+    scale: Literal["css", "device"] = "device" if device else "css"
     if locator is not None:
         return await locator.screenshot(type="png", scale=scale, timeout=timeout_ms)
     opts: dict[str, Any] = {"type": "png", "scale": scale, "timeout": timeout_ms, "full_page": full}
@@ -107,7 +107,7 @@ async def take_screenshot(call: ToolCall) -> Rendered:
     read_s = call.settings.timeouts.read_ms / 1000
     try:
         m = await asyncio.wait_for(page.evaluate(_METRICS_JS), read_s)
-    except asyncio.TimeoutError as exc:
+    except TimeoutError as exc:
         raise ActionTimeout("Timed out measuring the page for a screenshot; the page may be busy.") from exc
     except PlaywrightError as exc:
         raise translate(exc, action="take a screenshot") from exc
@@ -178,7 +178,7 @@ async def _shot(page: Page, locator: Locator | None, *, full: bool, device: bool
     try:
         return await asyncio.wait_for(_grab(page, locator, full=full, device=device, clip=clip,
                                             timeout_ms=timeout_ms), timeout_ms / 1000 + CAPTURE_GRACE_S)
-    except asyncio.TimeoutError as exc:
+    except TimeoutError as exc:
         raise ActionTimeout(f"Timed out after {timeout_ms:.0f} ms capturing the screenshot; try a smaller "
                             "region (target) or without fullPage.") from exc
     except PlaywrightError as exc:
