@@ -8,9 +8,10 @@ are scrubbed and capped exactly as the client gets them. Every output is checked
 from __future__ import annotations
 
 import asyncio
-import re
 import json
+import re
 from dataclasses import replace
+from urllib.parse import quote
 
 import pytest
 
@@ -300,8 +301,6 @@ async def test_listing_cut_by_max_tokens_returns_a_safe_cursor(site):
 async def test_console_hook_methods_frames_and_original_console(site):
     """The in-page hook renders the console API like DevTools, captures out-of-process iframes, and
     still hands every call to the original console (Playwright's own listener sees it)."""
-    from urllib.parse import quote
-
     session, t = await _tools()
     async with session:
         tab = await session.current_tab()

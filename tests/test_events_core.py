@@ -184,7 +184,7 @@ def test_format_args_substitutions_and_previews():
 
 
 def test_exception_stack_is_cut_with_count():
-    frames = "\n".join(f"    at recurse (http://h/stack.html:8:10)" for _ in range(200))
+    frames = "\n".join("    at recurse (http://h/stack.html:8:10)" for _ in range(200))
     params = {"exceptionDetails": {"text": "Uncaught", "exception": {
         "type": "object", "subtype": "error", "description": f"Error: deep failure\n{frames}"}}}
     e = entry_from_exception(params, "http://h/stack.html")
@@ -235,7 +235,8 @@ def test_entry_from_hook_items():
                              "st": frames, "sc": 40}, base)
     assert trace.stack == ("at inner (/page.html:15:30)", "at outer (/page.html:14:20)") and trace.stack_total == 40
     err = entry_from_hook({"l": "error", "e": 1, "n": 60, "u": "http://h/page.html", "ln": 17,
-                           "t": "caught: TypeError: bad\n    at http://h/page.html:17:9\n    at run (http://h/x.js:1:2)"}, base)
+                           "t": "caught: TypeError: bad\n    at http://h/page.html:17:9\n"
+                                "    at run (http://h/x.js:1:2)"}, base)
     assert err.text == "caught: TypeError: bad" and err.stack == ("at /page.html:17:9", "at run (/x.js:1:2)")
     assert entry_from_hook({"l": "nonsense", "t": "x"}, base).level == "info"
 
@@ -250,8 +251,10 @@ def test_render_cuts_long_message_after_scrubbing():
 
 
 def test_select_and_order():
-    es = [ConsoleEntry("info", "a", 1, first_seq=1, last_seq=1), ConsoleEntry("error", "b", 1, first_seq=2, last_seq=9),
-          ConsoleEntry("warning", "c", 1, first_seq=3, last_seq=3), ConsoleEntry("debug", "d", 1, first_seq=4, last_seq=4)]
+    es = [ConsoleEntry("info", "a", 1, first_seq=1, last_seq=1),
+          ConsoleEntry("error", "b", 1, first_seq=2, last_seq=9),
+          ConsoleEntry("warning", "c", 1, first_seq=3, last_seq=3),
+          ConsoleEntry("debug", "d", 1, first_seq=4, last_seq=4)]
     assert [e.text for e in order_entries(select_entries(es))] == ["b", "a", "c"]
     assert [e.text for e in select_entries(es, level="error")] == ["b"]
     assert [e.text for e in select_entries(es, level="debug", since=3)] == ["b", "d"]
@@ -301,8 +304,8 @@ def test_fold_repeated_endpoints_keeps_outliers():
 def test_select_requests_filters():
     recs = [_rec(1, "http://h/doc", rtype="document"), _rec(2, "http://h/a.png", rtype="image"),
             _rec(3, "http://h/missing.png", status=404, rtype="image"), _rec(4, "http://h/api", method="POST"),
-            RequestRecord(index=5, request_id="5", url="http://x/cors", resource_type="fetch", failure="net::ERR_FAILED",
-                          blocked="CORS MissingAllowOriginHeader", seq=5)]
+            RequestRecord(index=5, request_id="5", url="http://x/cors", resource_type="fetch",
+                          failure="net::ERR_FAILED", blocked="CORS MissingAllowOriginHeader", seq=5)]
     kept, hidden = select_requests(recs, include_static=False)
     assert [r.index for r in kept] == [1, 3, 4, 5] and hidden == 1
     assert [r.index for r in select_requests(recs, failed=True)[0]] == [3, 5]
