@@ -33,7 +33,6 @@ import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import urlsplit
 
 from playwright.async_api import Download, Page, Response
 from playwright.async_api import Error as PlaywrightError
@@ -45,20 +44,18 @@ from ..core.network import RequestRecord
 from ..core.outline import outline, render_card
 from ..core.record import ActionRecord, PopupInfo, human_size
 from ..core.snapshot import render_snapshot
-from ..core.urls import shorten_url
 from ..settings import Settings
 from .downloads import save_downloads
 from .reading import visible_html
 from .scripts import script
 from .session import BrowserSession, Tab
+from .traffic import LONG_LIVED, POLL_REPEATS, Traffic, short_url, stream_label
 
-__all__ = ["Watch", "perform", "action_error", "ensure_open", "POLL_REPEATS", "DELTA_MAX_TOKENS",
+__all__ = ["Watch", "perform", "action_error", "ensure_open", "DELTA_MAX_TOKENS",
            "RECORD_RESERVE_TOKENS", "DELTA_MIN_TOKENS"]
 
 log = logging.getLogger("browser_ctx")
 
-#: A URL requested this many times while settling counts as polling.
-POLL_REPEATS = 3
 #: The most tokens the DOM delta of one action may take.
 DELTA_MAX_TOKENS = 1200
 #: Tokens of the call's budget left for the rest of the record (action line, URL, dialogs, popups …).
@@ -71,10 +68,6 @@ SETTLE_POLL_MS = 50
 PROBE_TIMEOUT_S = 2.0
 #: Seconds to wait for the tab's capture to receive the events the browser already sent.
 SYNC_TIMEOUT_S = 1.0
-#: Characters of a URL shown in a record line.
-URL_CHARS = 100
-
-_LONG_LIVED = ("eventsource", "websocket")
 _PDF = "application/pdf"
 _COVER_RE = re.compile(r"-\s*(.+?) intercepts pointer events")
 
@@ -119,69 +112,6 @@ def ensure_open(tab: Tab) -> None:
         raise PageError("The tab is closed; use browser_tabs to pick another or browser_navigate to open one.")
 
 
-def _short(url: str) -> str:
-    return shorten_url(url, limit=URL_CHARS)
-
-
-def _internal(url: str) -> bool:
-    """The browser's own requests (the PDF viewer's chrome-extension:, data:, blob:), not the page's."""
-    return url.startswith(("chrome-extension:", "chrome:", "data:", "blob:", "about:"))
-
-
-def _poll_key(url: str) -> str:
-    p = urlsplit(url)
-    return f"{p.scheme}://{p.netloc}{p.path}"
-
-
-def _stream_label(rec: RequestRecord) -> str:
-    return f"{'EventSource' if rec.resource_type == 'eventsource' else 'WebSocket'} {_short(rec.url)}"
-
-
-@dataclass
-class _Traffic:
-    """This tab's requests since the action started, read from its capture's records (``tab.events``).
-
-    Attributes:
-        base: the capture's request count when the action started; newer records are the action's.
-        inflight: URLs of requests still waiting for an answer (a response counts as done: Chromium
-            reports a request finished only once the page read its body, which an unread ``fetch()``
-            body never is), long-lived connections and polling left out.
-        long_lived: labels of EventSource/WebSocket connections opened.
-        poll_counts: requests per URL (scheme, host, path).
-        failed: one line per failed request or HTTP error (status >= 400).
-    """
-
-    base: int = 0
-    inflight: list[str] = field(default_factory=list)
-    long_lived: list[str] = field(default_factory=list)
-    poll_counts: dict[str, int] = field(default_factory=dict)
-    failed: list[str] = field(default_factory=list)
-    activity: int = 0
-
-    def read(self, records: list[RequestRecord]) -> bool:
-        """Recount from the capture's ``records``; return whether anything changed since the last read."""
-        new = [r for r in records if r.index > self.base]
-        self.inflight, self.long_lived, self.poll_counts, self.failed = [], [], {}, []
-        for rec in new:
-            if _internal(rec.url):
-                continue
-            if rec.resource_type in _LONG_LIVED:
-                self.long_lived.append(_stream_label(rec))
-                continue
-            key = _poll_key(rec.url)
-            self.poll_counts[key] = self.poll_counts.get(key, 0) + 1
-            if rec.status is not None and rec.status >= 400:
-                self.failed.append(f"{rec.method} {_short(rec.url)} → {rec.status}")
-            elif rec.failure and not ("ERR_ABORTED" in rec.failure and rec.resource_type == "document"):
-                # (an aborted document: a navigation replaced by another one, or a download)
-                self.failed.append(f"{rec.method} {_short(rec.url)} → {rec.failure}")
-            if self.poll_counts[key] < POLL_REPEATS and rec.status is None and rec.end is None:
-                self.inflight.append(rec.url)
-        activity = sum(r.seq for r in new) + len(new)
-        changed, self.activity = activity != self.activity, activity
-        return changed
-
-
 @dataclass
 class _PageWatch:
     page: Page
@@ -211,7 +141,7 @@ class Watch:
     _before: str | None = None
     _origin: float | None = None
     _dialog_mark: int = 0
-    _traffic: _Traffic = field(default_factory=_Traffic)
+    _traffic: Traffic = field(default_factory=Traffic)
     _last_net: float = 0.0
     _events0: dict[str, int] = field(default_factory=dict)
     _popups: list[_PageWatch] = field(default_factory=list)
@@ -284,7 +214,7 @@ class Watch:
             origin, quiet = await asyncio.wait_for(self.tab.page.main_frame.evaluate(script("settle_probe")),
                                                    PROBE_TIMEOUT_S)
             return origin, float(quiet)
-        except (PlaywrightError, asyncio.TimeoutError):  # navigating: the document is changing
+        except (TimeoutError, PlaywrightError):  # navigating: the document is changing
             return None, 0.0
 
     async def _snapshot(self) -> str | None:
@@ -298,7 +228,7 @@ class Watch:
     async def _title(self, page: Page, default: str) -> str:
         try:
             return await asyncio.wait_for(page.title(), PROBE_TIMEOUT_S)
-        except (PlaywrightError, asyncio.TimeoutError):  # navigating, closed or busy
+        except (TimeoutError, PlaywrightError):  # navigating, closed or busy
             return default
 
     async def start(self, action: str) -> None:
@@ -322,9 +252,9 @@ class Watch:
 
     def _event_streams(self) -> dict[str, tuple[str, int]]:
         """From the tab's event capture: stream request id -> (label, frames/messages so far)."""
-        return {rec.request_id: (_stream_label(rec), rec.socket.received + rec.socket.sent)
+        return {rec.request_id: (stream_label(rec), rec.socket.received + rec.socket.sent)
                 for rec in self.tab.events.records()
-                if rec.resource_type in _LONG_LIVED and rec.socket is not None}
+                if rec.resource_type in LONG_LIVED and rec.socket is not None}
 
     def _streaming(self) -> list[str]:
         """Describe the long-lived traffic seen since the action started (empty when none)."""
@@ -335,7 +265,7 @@ class Watch:
                 out = [o for o in out if o != label]
                 out.append(f"{label} ({got} message{'s' if got != 1 else ''} while settling)")
         counts = self._traffic.poll_counts
-        out.extend(f"polling {_short(k)} ({n} requests)" for k, n in counts.items() if n >= POLL_REPEATS)
+        out.extend(f"polling {short_url(k)} ({n} requests)" for k, n in counts.items() if n >= POLL_REPEATS)
         return out
 
     def _read_network(self) -> None:
@@ -373,7 +303,7 @@ class Watch:
                 busy = []
                 if inflight:
                     busy.append(f"{len(inflight)} request{'s' if len(inflight) != 1 else ''} still loading "
-                                f"({_short(inflight[0])})")
+                                f"({short_url(inflight[0])})")
                 if dom_quiet < limits.quiet_ms:
                     busy.append("the page kept changing")
                 busy.extend(streaming[:2])

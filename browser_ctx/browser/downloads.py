@@ -36,7 +36,7 @@ async def _save(download: Download, info: DownloadInfo, folder: Path, settings: 
     limits = settings.actions
     try:
         path = await asyncio.wait_for(download.path(), limits.download_wait_ms / 1000)
-    except asyncio.TimeoutError:
+    except TimeoutError:
         info.error = f"still downloading after {limits.download_wait_ms / 1000:.0f} s; cancelled"
         try:
             await download.cancel()

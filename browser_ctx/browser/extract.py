@@ -1,6 +1,6 @@
 """Read a live page as *visible HTML* (the browser half of ``docs/visible-html.md``).
 
-The work happens in ``extract.js``, evaluated by Playwright in each frame's main world. This module runs it,
+The work happens in ``js/extract.js``, evaluated by Playwright in each frame's main world. This module runs it,
 extracts child frames (cross-origin ones too) and splices them into their ``<bc-frame>`` placeholders,
 resolves refs (``e12``, ``f3e12``) through the ``bcref`` selector engine, and reads a page-state version.
 
@@ -17,19 +17,17 @@ from __future__ import annotations
 import asyncio
 import html as _html
 import re
-from importlib import resources
 from typing import TYPE_CHECKING
 
 from playwright.async_api import Error as PlaywrightError
 
 from .._errors import ActionTimeout, InvalidArgument, PageError, translate
+from .scripts import script
 
 if TYPE_CHECKING:
     from playwright.async_api import ElementHandle, Frame, Locator, Page, Playwright
 
 __all__ = [
-    "SCRIPT",
-    "REF_ENGINE",
     "REF_ENGINE_NAME",
     "DEFAULT_TIMEOUT_MS",
     "MAX_VALUE_CHARS",
@@ -42,47 +40,18 @@ __all__ = [
     "page_version",
 ]
 
-#: The extractor: one JavaScript function expression (see the header of ``extract.js`` for its arguments).
-SCRIPT: str = resources.files(__package__).joinpath("extract.js").read_text(encoding="utf-8").strip()
 
 #: Milliseconds :func:`extract_frame` / :func:`extract_locator` wait in total before raising ActionTimeout.
 DEFAULT_TIMEOUT_MS = 15_000
 #: Characters of a field's current value kept in ``data-value``.
 MAX_VALUE_CHARS = 200
 
-# Runs SCRIPT and also returns the registry's ref counter, so refs keep growing across documents of a frame
-# (a ref from an earlier page then matches nothing instead of a new page's element).
-_WITH_COUNTER = ("(opts) => { const html = (\n" + SCRIPT + "\n)(opts); const bc = window.__browserCtx; "
-                 "return [html, bc ? bc.n : 0]; }")
 _MARK_FRAME = "(el, id) => { el.__browserCtxFrameId = id }"
 _REF_RE = re.compile(r"(f[1-9][0-9]*)?e([1-9][0-9]*)")
 _BODY_OPEN = re.compile(r"^<(body|html)\b[^>]*>")
 
 #: Name of the selector engine that resolves refs: ``page.locator("bcref=e12")``.
 REF_ENGINE_NAME = "bcref"
-
-#: Source of the ``bcref`` engine. Runs in the page's main world, where ``window.__browserCtx`` lives.
-REF_ENGINE = r"""(() => {
-  const find = (root, selector) => {
-    const bc = window.__browserCtx;
-    if (!bc || !bc.refs) return null;
-    const m = /^\s*(f[1-9][0-9]*)?e([1-9][0-9]*)\s*$/.exec(selector);
-    if (!m || (m[1] || '') !== bc.prefix) return null;
-    const w = bc.refs.get(Number(m[2]));
-    const el = w && w.deref();
-    if (!el || !el.isConnected || el.ownerDocument !== document) return null;
-    if (root && root !== document && root.nodeType !== 9) {
-      let n = el;
-      while (n && n !== root) n = n.parentNode || n.host;
-      if (!n) return null;
-    }
-    return el;
-  };
-  return {
-    query(root, selector) { return find(root, selector); },
-    queryAll(root, selector) { const el = find(root, selector); return el ? [el] : []; },
-  };
-})()"""
 
 
 class FrameIds:
@@ -163,7 +132,9 @@ async def _extract(frame: Frame, frame_ids: FrameIds, root: ElementHandle | None
                   "refBase": frame_ids._ref_high.get(frame, 0)}
     if root is not None:
         opts["root"] = root
-    html, counter = await frame.evaluate(_WITH_COUNTER, opts)
+    # withCounter: also the frame's ref counter, so refs keep growing across the documents of a frame
+    # (a ref from an earlier page then matches nothing instead of a new page's element).
+    html, counter = await frame.evaluate(script("extract"), {**opts, "withCounter": True})
     if isinstance(counter, (int, float)) and counter > frame_ids._ref_high.get(frame, 0):
         frame_ids._ref_high[frame] = int(counter)
     if "<bc-frame" not in html:
@@ -218,7 +189,7 @@ async def extract_frame(frame: Frame, *, frame_ids: FrameIds, root: ElementHandl
     budget = max(0.001, timeout_ms / 1000)
     try:
         return await asyncio.wait_for(_extract(frame, frame_ids, root, budget), budget)
-    except (asyncio.TimeoutError, TimeoutError) as exc:
+    except TimeoutError as exc:
         raise ActionTimeout(f"Timed out after {timeout_ms:.0f} ms reading the page; it may be busy. "
                             "Try again, or read a smaller part with a selector.") from exc
     except Exception as exc:  # noqa: BLE001 - every Playwright error becomes one of ours
@@ -296,7 +267,7 @@ async def register_ref_engine(playwright: Playwright) -> None:
     pushes the engine to existing contexts too.
     """
     try:
-        await playwright.selectors.register(REF_ENGINE_NAME, REF_ENGINE, content_script=False)
+        await playwright.selectors.register(REF_ENGINE_NAME, script("ref_engine"), content_script=False)
     except PlaywrightError as exc:
         if "already registered" not in str(exc):
             raise translate(exc, action="register the ref selector engine") from exc
@@ -331,7 +302,7 @@ async def page_version(page: Page) -> str:
     """
     for attempt in range(3):
         try:
-            return await page.main_frame.evaluate(SCRIPT, {"versionOnly": True})
+            return await page.main_frame.evaluate(script("extract"), {"versionOnly": True})
         except Exception as exc:  # noqa: BLE001
             low = str(exc).lower()
             if attempt < 2 and ("context was destroyed" in low or "navigat" in low):

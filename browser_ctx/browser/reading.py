@@ -13,8 +13,6 @@ import asyncio
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
-from playwright.async_api import Locator
-
 from .._errors import (
     ActionTimeout,
     InvalidArgument,
@@ -168,7 +166,7 @@ async def _bounded(coro, settings: Settings, what: str):
     timeout = settings.timeouts.read_ms
     try:
         return await asyncio.wait_for(coro, timeout / 1000)
-    except asyncio.TimeoutError as exc:
+    except TimeoutError as exc:
         raise ActionTimeout(f"Timed out after {timeout:.0f} ms while {what}; the page may be busy "
                             "(an endless script?). Try again or reload the page.") from exc
 

@@ -23,8 +23,8 @@ from .._errors import BrowserCtxError, BrowserLaunchError, InvalidArgument, Page
 from ..core.ledger import Ledger
 from ..core.redact import Redactor
 from ..settings import Settings
-from .dialogs import DialogCenter
 from .capture import ConsoleHook, EventCapture
+from .dialogs import DialogCenter
 from .extract import FrameIds, register_ref_engine
 from .launcher import chromium_args, find_executable
 from .remote import BrowserProvider, RemoteBrowser

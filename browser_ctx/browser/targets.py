@@ -10,7 +10,6 @@ Refs are never reused, so a stale ref matches nothing instead of another element
 
 from __future__ import annotations
 
-import asyncio
 import re
 
 from playwright.async_api import Error as PlaywrightError
@@ -89,7 +88,7 @@ async def _ref_of(locator: Locator, tab: Tab) -> str | None:
     try:
         parts = await extract.extract_locator(locator.first, frame_ids=tab.frame_ids,
                                               timeout_ms=REF_LOOKUP_TIMEOUT_MS)
-    except (BrowserCtxError, PlaywrightError, asyncio.TimeoutError):
+    except (TimeoutError, BrowserCtxError, PlaywrightError):
         return None
     first_tag = _FIRST_TAG.match(parts[0]) if parts and parts[0] else None  # the element, not a descendant
     m = _DATA_REF.search(first_tag.group(0)) if first_tag else None

@@ -2,17 +2,19 @@
  * browser-ctx in-page extractor: the browser half of docs/visible-html.md.
  *
  * One function expression, evaluated by Playwright in a frame's main world:
- *   frame.evaluate(SCRIPT, {root?, framePrefix, maxValueChars, maxNameChars?, refBase?, versionOnly?})
+ *   frame.evaluate(script('extract'), {root?, framePrefix, maxValueChars, maxNameChars?, refBase?, versionOnly?,
+ *                                     withCounter?})
  *   elementHandle.evaluate(SCRIPT, {framePrefix, ...})   (the element is the root)
  * Returns the visible HTML of root (default document.body, else documentElement) as a string;
- * with {versionOnly: true} returns the page-state version string instead.
+ * with {withCounter: true} returns [that HTML, the last ref number used in this document] (so refs keep
+ * growing across the documents of a frame); with {versionOnly: true} returns the page-state version string.
  *
  * State kept on window.__browserCtx (one per document):
  *   refs: Map N -> WeakRef(element); ids: WeakMap element -> N; n: last N used;
  *   prefix: the frame prefix of the last extraction; version: MutationObserver callback count.
- * No line comments at the very end of this file: Python wraps it in parentheses.
+ * Loaded through browser_ctx/browser/scripts.py.
  */
-(arg0, arg1) => {
+((arg0, arg1) => {
   'use strict';
   const isNode = arg0 != null && typeof arg0 === 'object' && typeof arg0.nodeType === 'number';
   const opts = isNode ? Object.assign({}, arg1 || {}, { root: arg0 }) : (arg0 || {});
@@ -46,7 +48,9 @@
   const maxValue = opts.maxValueChars > 0 ? opts.maxValueChars : 200;
   const maxName = opts.maxNameChars > 0 ? opts.maxNameChars : 200;
   const root = opts.root || doc.body || doc.documentElement;
-  if (!root) return '';
+  /* the result: the HTML, or [HTML, last ref number] with opts.withCounter */
+  const done = (html) => (opts.withCounter ? [html, bc.n] : html);
+  if (!root) return done('');
 
   if (bc.refs.size > bc.pruneAt) {           /* forget refs of collected elements now and then */
     for (const [k, w] of bc.refs) if (!w.deref()) bc.refs.delete(k);
@@ -625,12 +629,12 @@
     /* a root inside the page: nothing if it or an ancestor hides it */
     for (let n = root; n; n = n.parentNode || n.host) {
       if (n.nodeType === 1 && (n.hasAttribute('hidden') || n.hasAttribute('inert') ||
-          n.getAttribute('aria-hidden') === 'true')) return '';
+          n.getAttribute('aria-hidden') === 'true')) return done('');
     }
     if (root.checkVisibility && !root.checkVisibility({ opacityProperty: true, contentVisibilityAuto: false })) {
-      return '';
+      return done('');
     }
   }
   if (root.nodeType === 1) walk(root, false);
-  return out.join('');
-}
+  return done(out.join(''));
+})
