@@ -8,18 +8,16 @@ fails at once with a message that says to mark it.
 
 from __future__ import annotations
 
+import shlex
 import subprocess
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
+from tests.support.e2e import starts_browser_or_server
 from tests.support.fault_pages import serve_fault_pages
 from tests.support.site import FIXTURES, serve_directory
-
-#: Command-line fragments of the processes only ``e2e`` tests may start: Playwright's node driver,
-#: a Chrome/Chromium, and the browser-ctx server (console script or ``python -m browser_ctx``).
-E2E_PROCESS_MARKS = ("run-driver", "chrom", "browser-ctx", "browser_ctx", "-m bench")
 
 
 @pytest.fixture
@@ -54,10 +52,10 @@ class _UnmarkedProcessStart(subprocess.Popen):
     _child_created = False  # so Popen.__del__ of a refused start has nothing to reap
 
     def __init__(self, args: Any, *rest: Any, **kwargs: Any) -> None:
-        line = args if isinstance(args, str) else " ".join(str(a) for a in args)
-        if any(mark in line for mark in E2E_PROCESS_MARKS):
+        argv = shlex.split(args) if isinstance(args, str) else [str(a) for a in args]
+        if starts_browser_or_server(argv):
             raise RuntimeError(
-                f"{self.test_id} starts {line[:120]!r} but is not marked e2e; "
+                f"{self.test_id} starts {shlex.join(argv)[:120]!r} but is not marked e2e; "
                 "add pytestmark = pytest.mark.e2e (or @pytest.mark.e2e) so `pytest -m 'not e2e'` stays fast"
             )
         super().__init__(args, *rest, **kwargs)
