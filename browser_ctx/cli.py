@@ -17,7 +17,7 @@ from typing import Any
 from . import __version__
 from ._errors import BrowserCtxError
 from .browser.browser_server import BrowserServer, BrowserServerOptions, check_options
-from .settings import CapSettings, EventSettings, LaunchSettings, Settings, Timeouts
+from .settings import ActionSettings, CapSettings, DialogPolicy, EventSettings, LaunchSettings, Settings, Timeouts
 
 __all__ = ["main", "build_parser", "settings_from_args"]
 
@@ -39,14 +39,21 @@ def _header(text: str) -> tuple[str, str]:
     return name.strip(), value.strip()
 
 
+def _dialog_policy(text: str) -> DialogPolicy:
+    try:
+        return DialogPolicy.parse(text)
+    except BrowserCtxError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from exc
+
+
 def _origins(text: str) -> tuple[str, ...]:
     return tuple(o.strip() for o in text.replace(";", ",").split(",") if o.strip())
 
 
 def _add_browser_options(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("browser")
-    g.add_argument("--executable-path", help="Chrome/Chromium binary (else $BROWSER_CTX_EXECUTABLE, PATH, "
-                   "then Playwright's browser)")
+    g.add_argument("--executable-path", default=os.environ.get("BROWSER_CTX_EXECUTABLE") or None,
+                   help="Chrome/Chromium binary (else $BROWSER_CTX_EXECUTABLE, PATH, then Playwright's browser)")
     g.add_argument("--headed", action="store_true", help="show the browser window (default: headless)")
     g.add_argument("--user-data-dir", help="keep a persistent profile here (default: isolated, in memory)")
     g.add_argument("--storage-state", help="Playwright storage-state JSON file to start logged in")
@@ -99,6 +106,14 @@ def _add_browser_options(p: argparse.ArgumentParser) -> None:
                    help="element wait timeout in ms (default %(default)s)")
     c.add_argument("--timeout-call", type=float, default=Timeouts.call_ms, metavar="MS",
                    help="longest any one tool call may take before it is abandoned, in ms (default %(default)s)")
+    a = p.add_argument_group("actions and dialogs")
+    a.add_argument("--dialogs", type=_dialog_policy, default=DialogPolicy(), metavar="POLICY",
+                   help="how dialogs are answered: accept, dismiss, or TYPE=accept|dismiss,... for alert, "
+                        "beforeunload, confirm, prompt (default: accept alert and beforeunload, dismiss the others)")
+    a.add_argument("--settle-quiet-ms", type=float, default=ActionSettings.quiet_ms, metavar="MS",
+                   help="after an action, network and DOM must be quiet this long, in ms (default %(default)s)")
+    a.add_argument("--settle-max-ms", type=float, default=ActionSettings.max_ms, metavar="MS",
+                   help="longest wait for the page to settle after an action, in ms (default %(default)s)")
     e = p.add_argument_group("console and network")
     e.add_argument("--console-entries", type=int, default=EventSettings.console_entries,
                    help="distinct console entries kept per tab (default %(default)s)")
@@ -134,6 +149,8 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
                           action_ms=args.timeout_action, call_ms=args.timeout_call),
         events=EventSettings(console_entries=args.console_entries, network_entries=args.network_entries,
                              redact=not args.no_redact),
+        actions=ActionSettings(quiet_ms=args.settle_quiet_ms, max_ms=args.settle_max_ms),
+        dialogs=args.dialogs,
         allowed_schemes=tuple(s.lower().rstrip(":") for s in args.allow_scheme),
         allowed_roots=tuple(args.allowed_roots),
         output_dir=args.output_dir,

@@ -196,6 +196,11 @@ class ActionSettings:
     download_max_bytes: int = 50 * 1024 * 1024
     download_wait_ms: float = 15_000
 
+    def __post_init__(self) -> None:
+        """Raises ``ValueError`` for a time or size not above zero."""
+        _require_positive("ActionSettings", quiet_ms=self.quiet_ms, max_ms=self.max_ms, stream_ms=self.stream_ms,
+                          download_max_bytes=self.download_max_bytes, download_wait_ms=self.download_wait_ms)
+
 
 #: The dialog types a :class:`DialogPolicy` answers.
 DIALOG_TYPES = ("alert", "beforeunload", "confirm", "prompt")

@@ -6,9 +6,11 @@ import pytest
 
 from browser_ctx._errors import InvalidArgument
 from browser_ctx.browser.dialogs import DEFAULT_POLICY, DialogCenter, DialogPolicy
+from browser_ctx.cli import build_parser, settings_from_args
 from browser_ctx.core.delta import NO_CHANGE, diff_renderings, render_delta
 from browser_ctx.core.record import ActionRecord, DialogInfo, DownloadInfo, PopupInfo, human_size, render_record
 from browser_ctx.core.tokens import count_tokens
+from browser_ctx.settings import ActionSettings
 
 BEFORE = """\
 main
@@ -110,3 +112,17 @@ def test_dialog_policy_parse_and_defaults() -> None:
     mark = center.mark()
     center.arm(True, "x")
     assert center.armed == (True, "x") and center.since(mark) == []
+
+
+def test_action_and_dialog_flags_reach_the_settings() -> None:
+    args = build_parser().parse_args(["serve", "--dialogs", "accept", "--settle-quiet-ms", "200",
+                                      "--settle-max-ms", "3000"])
+    settings = settings_from_args(args)
+    assert settings.dialogs == DialogPolicy(alert=True, beforeunload=True, confirm=True, prompt=True)
+    assert (settings.actions.quiet_ms, settings.actions.max_ms) == (200, 3000)
+    default = settings_from_args(build_parser().parse_args(["serve"]))
+    assert default.dialogs == DialogPolicy() and default.actions == ActionSettings()
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["serve", "--dialogs", "confirm=maybe"])
+    with pytest.raises(ValueError, match="max_ms"):
+        ActionSettings(max_ms=0)

@@ -86,6 +86,18 @@ async def slow_drv(site: str):
         yield Driver(session, site)
 
 
+async def test_dialog_policy_from_the_command_line(site: str) -> None:
+    """``--dialogs`` sets the session's policy: here confirm is accepted and alert dismissed."""
+    async with mcp_session("--dialogs", "confirm=accept,alert=dismiss") as session:
+        drv = Driver(session, site)
+        await drv.open("dialogs.html")
+        rec = await drv.call("browser_click", target="#delete")
+        assert 'Dialog confirm "Really delete your account?" → accepted (default policy' in rec, rec
+        assert "+ text: Account deleted" in rec
+        rec = await drv.call("browser_click", target="#warn")
+        assert 'Dialog alert "Careful!" → dismissed (default policy)' in rec, rec
+
+
 async def test_form_validation_fill_form_and_select(drv: Driver) -> None:
     await drv.open("form.html")
     rec = await drv.call("browser_click", target="role=button[name='Create account']")

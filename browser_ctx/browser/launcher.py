@@ -2,7 +2,7 @@
 
 Search order (first hit wins):
 
-1. ``LaunchSettings.executable_path`` (``--executable-path``), then ``$BROWSER_CTX_EXECUTABLE``;
+1. ``LaunchSettings.executable_path`` (``--executable-path``, or ``$BROWSER_CTX_EXECUTABLE`` read by the CLI);
 2. a system browser on ``PATH``: ``chromium``, ``chromium-browser``, ``google-chrome``,
    ``google-chrome-stable``, ``chrome``, then the usual macOS application paths;
 3. Playwright's own Chromium (``playwright install chromium``), if installed.
@@ -44,7 +44,12 @@ INSTALL_HINT = (
 
 
 def _playwright_chromium() -> str | None:
-    """Return the path of Playwright's downloaded Chromium, if it is installed."""
+    """Return the path of Playwright's downloaded Chromium, if it is installed.
+
+    ``PLAYWRIGHT_BROWSERS_PATH`` is read here, not by the CLI: it is Playwright's own variable, which
+    Playwright's driver (started by this process, with this environment) reads to find its browsers,
+    so looking where Playwright looks must use the same environment, not a setting that could differ.
+    """
     base = Path(os.environ.get("PLAYWRIGHT_BROWSERS_PATH") or Path.home() / ".cache" / "ms-playwright")
     if sys.platform == "darwin":
         base = Path(os.environ.get("PLAYWRIGHT_BROWSERS_PATH") or Path.home() / "Library/Caches/ms-playwright")
@@ -66,12 +71,12 @@ def find_executable(settings: LaunchSettings) -> str:
         BrowserNotFound: nothing usable was found; the message lists what was tried.
     """
     tried: list[str] = []
-    for label, candidate in (("--executable-path", settings.executable_path),
-                             ("BROWSER_CTX_EXECUTABLE", os.environ.get("BROWSER_CTX_EXECUTABLE"))):
-        if candidate:
-            if os.path.isfile(candidate) and os.access(candidate, os.X_OK):
-                return candidate
-            raise BrowserNotFound(f"{label} {candidate!r} is not an executable file. {INSTALL_HINT}")
+    candidate = settings.executable_path
+    if candidate:
+        if os.path.isfile(candidate) and os.access(candidate, os.X_OK):
+            return candidate
+        raise BrowserNotFound(f"--executable-path (or BROWSER_CTX_EXECUTABLE) {candidate!r} is not an executable "
+                              f"file. {INSTALL_HINT}")
     for name in _PATH_NAMES:
         hit = shutil.which(name)
         if hit:
