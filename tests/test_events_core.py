@@ -319,11 +319,12 @@ def test_select_requests_filters():
 def test_render_redirects_sockets_and_long_urls():
     r = _rec(7, "http://h/r?n=0", chain=[("http://h/r?n=2", 302), ("http://h/r?n=1", 301)])
     assert render_group([r], base="http://h/") .startswith("#7 GET /r?n=2 →302 /r?n=1 →301 /r?n=0 → 200")
+    frames = SocketInfo()
     ws = RequestRecord(index=8, request_id="8", url="ws://h/ws", resource_type="websocket", status=101,
-                       socket=SocketInfo())
+                       socket=frames)
     for i in range(400):
-        ws.socket.add("↑", f"ping {i}")
-        ws.socket.add("↓", f"echo {i}")
+        frames.add("↑", f"ping {i}")
+        frames.add("↓", f"echo {i}")
     line = render_group([ws])
     assert "WS ws://h/ws" in line and "open, ↑400 ↓400 frames" in line and '↓"echo 399"' in line
     long = "http://h/path?" + "&".join(f"key{i}=value{i}" for i in range(100))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from mcp.shared.exceptions import MCPError
+from mcp_types import TextResourceContents
 
 from tests.support.client import mcp_session, result_text
 
@@ -21,6 +22,7 @@ async def test_cut_capture_is_listed_and_readable(site):
         assert uri.startswith("browser-ctx://tab/")
         nxt = first.structured_content["nextOffset"]
         read = await s.read_resource(f"{uri}?offset={nxt}&maxTokens=400")
+        assert isinstance(read.contents[0], TextResourceContents)
         body = read.contents[0].text
         whole = result_text(await s.call_tool("browser_text", {"maxTokens": 8000, "force": True}))
         assert whole[nxt: nxt + 200] == body[:200]

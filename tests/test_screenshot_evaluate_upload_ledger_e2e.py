@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import base64
 import io
+from typing import Any
 
 import pytest
 from PIL import Image
@@ -42,7 +43,7 @@ def the_image(result) -> Image.Image:
     assert len(blocks) == 1, result_text(result)
     image = Image.open(io.BytesIO(base64.b64decode(blocks[0].data)))
     image.load()
-    assert blocks[0].mime_type == f"image/{image.format.lower()}"
+    assert image.format is not None and blocks[0].mime_type == f"image/{image.format.lower()}"
     return image
 
 
@@ -305,7 +306,7 @@ async def test_device_emulation(site):
 
 
 async def test_ledger_adds_up_with_the_calls_made(site):
-    calls = [
+    calls: list[tuple[str, dict[str, Any]]] = [
         ("browser_navigate", {"url": f"{site}/article.html"}),
         ("browser_snapshot", {"maxTokens": 1500}),
         ("browser_snapshot", {"maxTokens": 1500}),  # unchanged page: the baseline comes from the cache
