@@ -17,62 +17,14 @@ import pytest
 
 import tests.support.event_routes  # noqa: F401 - registers the dynamic routes
 from browser_ctx.browser.capture import EventCapture
-from browser_ctx.browser.session import BrowserSession
 from browser_ctx.core.redact import Redactor
 from browser_ctx.core.tokens import count_tokens
-from browser_ctx.server.pipeline import call_tool
-from browser_ctx.server.tools import console, network
-from browser_ctx.settings import EventSettings, LaunchSettings, Settings
-from tests.support.client import result_text, result_tokens
+from browser_ctx.settings import EventSettings
+from tests.support.client import result_text
+from tests.support.event_tools import SETTINGS
+from tests.support.event_tools import tools as _tools
 
 pytestmark = [pytest.mark.anyio, pytest.mark.e2e]
-
-SPECS = {t.name: t for t in console.TOOLS + network.TOOLS}
-SETTINGS = Settings(launch=LaunchSettings(offline_external=True))
-
-
-class Tools:
-    """Calls tools through the pipeline and checks every result is within its cap and secret-free."""
-
-    def __init__(self, session: BrowserSession, settings: Settings) -> None:
-        self.session = session
-        self.settings = settings
-
-    async def call(self, name: str, **args):
-        result = await call_tool(SPECS[name], args, self.session, self.settings)
-        text = result_text(result)
-        blob = text + json.dumps(result.structured_content or {})
-        assert "SECRET_" not in blob, blob[:2000]
-        cap = args.get("maxTokens", self.settings.caps.default_max_tokens)
-        assert result_tokens(result) <= cap, (name, args, result_tokens(result))
-        return result
-
-    async def text(self, name: str, **args) -> str:
-        result = await self.call(name, **args)
-        assert not result.is_error, result_text(result)
-        return result_text(result)
-
-    async def error(self, name: str, **args) -> str:
-        result = await self.call(name, **args)
-        assert result.is_error, result_text(result)
-        text = result_text(result)
-        assert "\n" not in text and "Traceback" not in text
-        return text
-
-    async def goto(self, url: str, done: str | None = "window.__done === true", timeout: float = 300_000):
-        tab = await self.session.current_tab()
-        await tab.events.start()  # idempotent: waits for the capture to be attached
-        # Pages here can be slow on a loaded machine: wait for the page's own "done" flag instead of "load".
-        await tab.page.goto(url, wait_until="commit", timeout=timeout)
-        if done:
-            await tab.page.wait_for_function(done, timeout=timeout)
-        assert await tab.events.sync(timeout=120)  # every event sent so far is in the buffers
-        return tab
-
-
-async def _tools(settings: Settings = SETTINGS):
-    session = BrowserSession(settings)
-    return session, Tools(session, settings)
 
 
 async def test_console_flood_folds_exactly_errors_first_and_cursor(site):

@@ -73,8 +73,9 @@ class ConsoleEntry:
         text: the message text, at most :data:`KEEP_CHARS` characters of it (latest occurrence).
         full_length: characters in the whole message (latest occurrence).
         source: ``url:line`` of the call site, or ``None``.
-        kind: ``console`` (console API), ``exception`` (uncaught error) or ``browser`` (the browser's
-            own log: CORS, failed loads, interventions).
+        kind: ``console`` (console API), ``exception`` (uncaught error), ``browser`` (the browser's
+            own log: CORS, failed loads, interventions) or ``worker`` (a dedicated worker's console
+            call, listed with "(worker)").
         stack: kept stack frames, as ``at fn (url:line:col)`` strings.
         stack_total: frames in the whole stack (``>= len(stack)``).
         count: occurrences folded into this entry.
@@ -257,6 +258,8 @@ def render_entry(e: ConsoleEntry, *, message_chars: int = 300, scrub: Callable[[
     if e.source:
         src = scrub(e.source) if scrub else e.source
         parts.append(f"({clip_url(src)})")
+    if e.kind == "worker":
+        parts.append("(worker)")
     if e.route:
         parts.append(f"@{clip_url(scrub(e.route) if scrub else e.route)}")
     if e.varies:

@@ -259,14 +259,15 @@ def entry_from_exception(params: dict[str, Any], base: str | None = None) -> Con
 
 def entry_from_log(params: dict[str, Any], base: str | None = None) -> ConsoleEntry:
     """Build an entry from a ``Log.entryAdded`` payload (the browser's own messages: CORS, failed
-    loads, interventions, deprecations); ``verbose`` maps to ``debug``."""
+    loads, interventions, deprecations); ``verbose`` maps to ``debug``. Dedicated workers' console
+    calls arrive here too (source ``worker``): they become ``kind="worker"`` entries."""
     e = params.get("entry") or {}
     frames = _stack_frames(e.get("stackTrace"))
     text, full = _kept(str(e.get("text") or ""))
     url = e.get("url")
     source = _source(frames, base, url, e.get("lineNumber")) if (frames or url) else None
     return ConsoleEntry(level=level_of(str(e.get("level", "info"))), text=text, full_length=full,
-                        source=source, kind="browser")
+                        source=source, kind="worker" if e.get("source") == "worker" else "browser")
 
 
 def entry_from_hook(item: dict[str, Any], base: str | None = None) -> ConsoleEntry:

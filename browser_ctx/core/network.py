@@ -113,6 +113,7 @@ class RequestRecord:
         post_length: characters of the whole request body.
         has_post_data: the request had a body (even if not kept).
         socket: WebSocket frames or EventSource messages.
+        worker: made by one of the page's dedicated workers (listed with "(worker)").
         seq: update sequence number (bumped on every change; ``since`` cursors compare it).
     """
 
@@ -143,6 +144,7 @@ class RequestRecord:
     post_length: int = 0
     has_post_data: bool = False
     socket: SocketInfo | None = None
+    worker: bool = False
     seq: int = 0
 
     @property
@@ -284,7 +286,7 @@ def _fold_key(r: RequestRecord) -> tuple:
     if r.resource_type in ("websocket", "eventsource", "document") or r.chain:
         return ("single", r.index)
     outcome = r.failure or r.blocked or r.status or ("pending" if r.pending else "?")
-    return (r.section, r.method, r.resource_type, endpoint_key(r.url), outcome, r.from_service_worker)
+    return (r.section, r.method, r.resource_type, endpoint_key(r.url), outcome, r.from_service_worker, r.worker)
 
 
 def fold_requests(records: list[RequestRecord], min_count: int = 2) -> list[list[RequestRecord]]:
@@ -426,6 +428,8 @@ def render_group(group: list[RequestRecord], *, base: str | None = None,
         timing = _ms(durations)
         if timing:
             parts.append(timing)
+    if r.worker:
+        parts.append("(worker)")
     if r.from_service_worker:
         parts.append("(service worker)")
     elif r.from_cache and len(group) == 1:

@@ -43,6 +43,7 @@ from ...core.sections import Section
 from .console import ConsoleCapture, ConsoleHook
 from .network import Body, NetworkCapture
 from .sections import SectionLog
+from .workers import WorkerRequests
 
 if TYPE_CHECKING:
     from ...core.redact import Redactor
@@ -109,6 +110,7 @@ class EventCapture:
         self._sections = SectionLog(redactor, page.url)
         self._console = ConsoleCapture(self._sections, settings, redactor, hook or ConsoleHook())
         self._network = NetworkCapture(self._sections, settings, redactor)
+        self._workers = WorkerRequests(page, self._network, redactor)
         self._cdp: CDPSession | None = None
         self._closed = False
         self._hooked = False
@@ -186,6 +188,7 @@ class EventCapture:
         await hook.install(page.context, self.settings.console_entries)
         page.on("framenavigated", self._on_frame_committed)
         page.on("framedetached", self._on_frame_detached)
+        self._workers.start()
         self._hooked = True
         if page.url not in ("", "about:blank") or len(page.frames) > 1:
             for frame in page.frames:
@@ -293,6 +296,7 @@ class EventCapture:
         try:
             await asyncio.wait_for(asyncio.gather(*waits), timeout)
             await asyncio.sleep(0)  # let a batch whose reply is in flight reach its handler
+            await self._workers.settle(timeout)
             return True
         except (TimeoutError, PlaywrightError):  # navigating, closed, or busy: take what we have
             return False

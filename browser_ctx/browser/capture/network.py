@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from playwright.async_api import CDPSession
+from playwright.async_api import CDPSession, Response
 from playwright.async_api import Error as PlaywrightError
 
 from ..._errors import InvalidArgument
@@ -36,10 +36,12 @@ if TYPE_CHECKING:
     from ...core.redact import Redactor
     from ...settings import EventSettings
 
-__all__ = ["Body", "NetworkCapture", "EXTRA_KEEP"]
+__all__ = ["Body", "NetworkCapture", "EXTRA_KEEP", "TWIN_SEARCH"]
 
 #: ``*ExtraInfo`` payloads held while waiting for their request (they may arrive first).
 EXTRA_KEEP = 500
+#: Latest records searched for the one Playwright reports as finished (:meth:`NetworkCapture.complete_from_playwright`).
+TWIN_SEARCH = 500
 
 _TAB_CLOSED = "the tab was closed, and its bodies with it"
 
@@ -82,6 +84,8 @@ class NetworkCapture:
         self._extra_resp: OrderedDict[str, dict[str, Any]] = OrderedDict()
         self._counted_failed: set[int] = set()
         self._req_session: dict[str, CDPSession] = {}  # request id -> the frame session that saw it
+        self._claimed: set[int] = set()  # indices Playwright reported as finished (see workers.py)
+        self._pw_responses: dict[str, Response] = {}  # worker request id -> its Playwright response (bodies)
         self._next_index = 1
         self.evicted = 0
         self.seq = 0
@@ -151,6 +155,8 @@ class NetworkCapture:
             if self._by_id.get(old.request_id) is old:
                 del self._by_id[old.request_id]
                 self._req_session.pop(old.request_id, None)
+                self._pw_responses.pop(old.request_id, None)
+            self._claimed.discard(old.index)
         self._touch(rec)
         return rec
 
@@ -166,6 +172,48 @@ class NetworkCapture:
         store[rid] = p
         while len(store) > EXTRA_KEEP:
             store.popitem(last=False)
+
+    # -- workers (Playwright's events; see workers.py) ------------------------------------------
+
+    def complete_from_playwright(self, *, method: str, url: str, status: int | None, status_text: str,
+                                 failure: str | None, duration: float | None) -> bool:
+        """Playwright reports a request as finished (``duration`` in seconds, if known): if one of our
+        records is that request (same method and redacted URL, not yet matched, among the latest
+        :data:`TWIN_SEARCH`), mark it matched, complete it if it never saw its end, and return ``True``."""
+        for rec in reversed(list(self._requests.values())[-TWIN_SEARCH:]):
+            if rec.index in self._claimed or rec.worker or rec.method != method or rec.url != url:
+                continue
+            self._claimed.add(rec.index)
+            if rec.pending:
+                if rec.status is None and status is not None:
+                    rec.status, rec.status_text = status, status_text
+                if failure and rec.status is None:
+                    rec.failure = failure
+                rec.end = rec.start + duration if duration is not None and rec.start else rec.start
+                self._touch(rec)
+                self._count_failed(rec)
+            return True
+        return False
+
+    def add_worker_request(self, *, method: str, url: str, resource_type: str, request_headers: dict[str, str],
+                           start_wall: float, duration: float | None, status: int | None, status_text: str,
+                           response_headers: dict[str, str], failure: str | None,
+                           response: Response | None) -> RequestRecord:
+        """File a request of one of the tab's workers, as Playwright reported it (values redacted)."""
+        rid = f"worker:{self._next_index}"
+        rec = self._new_record(rid, None, method=method, url=url, resource_type=resource_type.lower(),
+                               start=start_wall, wall_time=start_wall, request_headers=request_headers)
+        rec.worker = True
+        rec.status, rec.status_text = status, status_text
+        rec.response_headers = response_headers
+        rec.mime = content_type(response_headers).split(";", 1)[0].strip()
+        rec.failure = failure
+        rec.end = start_wall + duration if duration is not None else start_wall
+        if response is not None:
+            self._pw_responses[rid] = response
+        self._touch(rec)
+        self._count_failed(rec)
+        return rec
 
     # -- events ---------------------------------------------------------------------------------
 
@@ -390,6 +438,9 @@ class NetworkCapture:
             return Body(None, missing="the response has not finished loading yet; call again shortly")
         if rec.status in (204, 304) or (rec.status and 300 <= rec.status < 400):
             return Body("", full_bytes=0)
+        pw_response = self._pw_responses.get(rec.request_id)
+        if pw_response is not None:
+            return await self._playwright_body(rec, pw_response)
         cdp = self._session_of(rec)
         if cdp is None or page_closed:
             return Body(None, missing=_TAB_CLOSED)
@@ -403,15 +454,23 @@ class NetworkCapture:
                         "away or its network buffer fills); reload the page and ask again")
         raw = result.get("body") or ""
         if result.get("base64Encoded"):
-            data = base64.b64decode(raw)
-            try:
-                text = data.decode("utf-8")
-            except UnicodeDecodeError:
-                return Body(None, full_bytes=len(data), binary=True)
-            if looks_binary(rec.mime, text):
-                return Body(None, full_bytes=len(data), binary=True)
-            return Body(self._redactor.body(text, rec.mime), full_bytes=len(data))
+            return self._decoded(rec, base64.b64decode(raw))
         return Body(self._redactor.body(raw, rec.mime), full_bytes=len(raw.encode("utf-8", "surrogatepass")))
+
+    async def _playwright_body(self, rec: RequestRecord, response: Response) -> Body:
+        try:
+            return self._decoded(rec, await response.body())
+        except PlaywrightError:
+            return Body(None, missing="the browser no longer holds it (the worker or the page went away)")
+
+    def _decoded(self, rec: RequestRecord, data: bytes) -> Body:
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            return Body(None, full_bytes=len(data), binary=True)
+        if looks_binary(rec.mime, text):
+            return Body(None, full_bytes=len(data), binary=True)
+        return Body(self._redactor.body(text, rec.mime), full_bytes=len(data))
 
     async def request_body(self, rec: RequestRecord, page_closed: bool = False) -> Body:
         """Return the (redacted) request body of ``rec``, fetching it if it was too large to arrive inline."""
