@@ -8,6 +8,7 @@ functions answer ``resources/list`` and ``resources/read`` for the stdio client.
 from __future__ import annotations
 
 import pytest
+from mcp_types import TextResourceContents
 
 from browser_ctx import InvalidArgument
 from browser_ctx.browser.session import BrowserSession
@@ -39,12 +40,14 @@ async def test_capture_resources_list_and_page(site):
         assert len(listed) == 1
         res = listed[0]
         assert str(res.uri) == "browser-ctx://tab/1/capture/1" and res.mime_type == "text/plain"
+        assert res.description is not None
         assert "browser_text" in res.description and f"{meta['fullTokens']:,} tokens" in res.description
 
         # Reading on from the resource gives what the tool gives with offset, without a browser call.
         uri = f"{res.uri}?offset={meta['nextOffset']}&maxTokens=400"
         page = await read_resource(session, uri, settings)
         contents = page.contents[0]
+        assert isinstance(contents, TextResourceContents) and contents.meta is not None
         tool_page = await call_tool(tools["browser_text"], {"maxTokens": 400, "offset": meta["nextOffset"]},
                                     session, settings)
         assert contents.text[:500] == text_of(tool_page)[:500]
@@ -54,6 +57,7 @@ async def test_capture_resources_list_and_page(site):
             assert contents.text.rstrip().endswith(
                 f"read browser-ctx://tab/1/capture/1?offset={contents.meta['nextOffset']} to read on.")
         whole = await read_resource(session, f"{res.uri}?maxTokens=8000", settings)
+        assert isinstance(whole.contents[0], TextResourceContents)
         assert whole.contents[0].text.startswith(text_of(cut)[:200])
 
         # More captures: newest first, at most PER_TAB listed; numbers are never reused.
@@ -67,7 +71,7 @@ async def test_capture_resources_list_and_page(site):
         await call_tool(tools["browser_evaluate"], {"function": "() => document.body.append('changed')"},
                         session, settings)
         again = await read_resource(session, uris[0], settings)
-        assert again.contents[0].meta.get("pageChanged") is True
+        assert (again.contents[0].meta or {}).get("pageChanged") is True
 
         for bad, words in (("browser-ctx://tab/9/capture/1", "No tab 9"),
                            ("browser-ctx://tab/1/capture/999", "no longer kept"),
