@@ -42,9 +42,18 @@ __all__ = ["call_tool", "error_result", "validate_arguments", "page_changed", "c
 log = logging.getLogger("browser_ctx")
 
 
+#: Characters of an error result (one line; longer messages are cut).
+ERROR_CHARS = 600
+#: Characters of a rejected argument value quoted in a validation error.
+QUOTED_VALUE_CHARS = 60
+#: Hex digits of a result's content ``fingerprint``.
+FINGERPRINT_HEX = 12
+
+
 def error_result(message: str) -> types.CallToolResult:
-    """Return a one-line ``isError`` result."""
-    return types.CallToolResult(content=[types.TextContent(type="text", text=one_line(message, 600))], is_error=True)
+    """Return a one-line ``isError`` result (at most :data:`ERROR_CHARS` characters)."""
+    return types.CallToolResult(content=[types.TextContent(type="text", text=one_line(message, ERROR_CHARS))],
+                                is_error=True)
 
 
 def _describe(error: jsonschema.ValidationError) -> str:
@@ -54,8 +63,8 @@ def _describe(error: jsonschema.ValidationError) -> str:
     if error.validator == "required":
         return error.message.replace("is a required property", "is required")
     value = json.dumps(error.instance, ensure_ascii=False, default=str)
-    if len(value) > 60:
-        value = value[:57] + "..."
+    if len(value) > QUOTED_VALUE_CHARS:
+        value = value[:QUOTED_VALUE_CHARS - 3] + "..."
     expected = {
         "type": f"must be of type {error.validator_value}",
         "enum": f"must be one of {error.validator_value}",
@@ -83,20 +92,11 @@ def _capture_key(name: str, args: dict[str, Any]) -> str:
     return name + json.dumps(args, sort_keys=True, ensure_ascii=False, default=str)
 
 
-async def _page_version(tab: Tab) -> str | None:
-    """The page version of ``tab`` now (:func:`browser_ctx.browser.extract.page_version`), ``None`` when the
-    page has none (mid-navigation, closed)."""
-    try:
-        return await page_version(tab.page)
-    except BrowserCtxError:
-        return None
-
-
 async def page_changed(tab: Tab, capture: Capture) -> bool:
     """Whether ``tab``'s page changed since ``capture`` was rendered (``False`` when either version is unknown)."""
     if capture.version is None:
         return False
-    now = await _page_version(tab)
+    now = await page_version(tab.page)
     return now is not None and now != capture.version
 
 
@@ -126,7 +126,7 @@ def _scrub_meta(session: BrowserSession, value: Any) -> Any:
 
 
 def _fingerprint(text: str) -> str:
-    return hashlib.sha1(text.encode("utf-8", "surrogatepass")).hexdigest()[:12]
+    return hashlib.sha1(text.encode("utf-8", "surrogatepass")).hexdigest()[:FINGERPRINT_HEX]
 
 
 #: Stand-in for ``sessionTokens`` while capping, at least as wide as the real figure, so the

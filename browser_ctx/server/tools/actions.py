@@ -33,6 +33,9 @@ WAIT_DEFAULT_S = 10
 READBACK_TIMEOUT_MS = 1000
 #: Seconds ``browser_tabs`` waits for one tab's title.
 TAB_TITLE_TIMEOUT_S = 2
+#: After closing a tab, ``browser_tabs`` checks this many times, this many seconds apart, that the session
+#: has dropped it before listing the tabs.
+CLOSE_POLLS, CLOSE_POLL_S = 20, 0.01
 
 
 async def _tab(call: ToolCall):
@@ -385,10 +388,10 @@ async def tabs(call: ToolCall) -> Rendered:
             raise InvalidArgument("No tab to close.")
         i = all_tabs.index(closing)
         await session.close_tab(closing)
-        for _ in range(20):  # let the session forget it
+        for _ in range(CLOSE_POLLS):  # let the session forget it
             if closing not in session.tabs:
                 break
-            await asyncio.sleep(0.01)
+            await asyncio.sleep(CLOSE_POLL_S)
         note = f"Closed tab {i}."
     listing = await _tab_list(call)
     return Rendered(f"{note}\n{listing}" if note else listing, capture=False)

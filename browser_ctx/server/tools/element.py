@@ -12,8 +12,8 @@ from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Locator
 
 from ..._errors import ActionTimeout, SelectorError, translate
-from ...browser.targets import locator_for
 from ...browser.session import Tab
+from ...browser.targets import locator_for
 from ...settings import Settings
 
 __all__ = ["one_element"]

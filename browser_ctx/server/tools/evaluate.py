@@ -22,6 +22,9 @@ from .element import one_element
 
 __all__ = ["TOOLS", "evaluate"]
 
+#: Characters shown to the caller: a CSP report, a SyntaxError's detail, a thrown error's message.
+CSP_MESSAGE_CHARS, SYNTAX_DETAIL_CHARS, THROWN_CHARS = 220, 160, 300
+
 _CSP_HINTS = ("content security policy", "unsafe-eval", "trustedhtml", "trustedscript", "trusted type")
 
 
@@ -35,7 +38,8 @@ def _wrapper(function: str, limits: Limits) -> str:
 
     This is the one page-side function built as a string rather than kept in ``browser/js/``: the
     caller's own source must be compiled as part of it (``eval``/``new Function`` in the page would
-    be refused by a strict CSP), and the serialiser and its limits are fixed constants.
+    be refused by a strict CSP), and the serialiser and its limits are fixed constants. In the page, a
+    thrown error's message is kept to 500 characters and a blocked URI to 80.
     """
     return (
         "async (__bcElement) => {\n"
@@ -65,9 +69,9 @@ def _wrapper(function: str, limits: Limits) -> str:
 
 def _csp_error(message: str) -> PageError:
     return PageError(f"The page's Content-Security-Policy (CSP) blocked what the function did: "
-                     f"{one_line(message, 220)} Inline or injected scripts, eval()/new Function()/string timers "
-                     "run later, and HTML assigned without Trusted Types cannot run on this page; do the work "
-                     "directly in the function instead.")
+                     f"{one_line(message, CSP_MESSAGE_CHARS)} Inline or injected scripts, eval()/new Function()/"
+                     "string timers run later, and HTML assigned without Trusted Types cannot run on this page; "
+                     "do the work directly in the function instead.")
 
 
 async def evaluate(call: ToolCall) -> Rendered:
@@ -111,7 +115,8 @@ async def evaluate(call: ToolCall) -> Rendered:
         if any(h in low for h in _CSP_HINTS):
             raise _csp_error(msg) from exc
         if "syntaxerror" in low:
-            detail = one_line(msg.split("SyntaxError:", 1)[-1].split(" at ", 1)[0].split("\n", 1)[0], 160)
+            detail = msg.split("SyntaxError:", 1)[-1].split(" at ", 1)[0].split("\n", 1)[0]
+            detail = one_line(detail, SYNTAX_DETAIL_CHARS)
             raise InvalidArgument(f"function is not valid JavaScript (SyntaxError: {detail}); pass e.g. "
                                   "() => document.title or (element) => element.value.") from exc
         raise translate(exc, action="evaluate", target=target) from exc
@@ -129,7 +134,7 @@ async def evaluate(call: ToolCall) -> Rendered:
         name, message = str(thrown.get("name", "Error")), str(thrown.get("message", ""))
         if any(h in f"{name} {message}".lower() for h in _CSP_HINTS):
             raise _csp_error(f"{name}: {message}")
-        raise PageError(f"The function threw {name}: {one_line(message, 300)}")
+        raise PageError(f"The function threw {name}: {one_line(message, THROWN_CHARS)}")
     rendered = render_result(value)
     meta: dict[str, Any] = {"resultType": rendered.result_type}
     if args.get("filename"):

@@ -17,8 +17,8 @@ from playwright.async_api import Error as PlaywrightError
 
 from ..._errors import BrowserCtxError
 from ...browser.extract import page_version
-from ...browser.targets import locator_for
 from ...browser.session import BrowserSession
+from ...browser.targets import locator_for
 from ...core.tokens import count_tokens
 from ..registry import Rendered, ToolCall, ToolSpec
 
@@ -75,10 +75,7 @@ async def measure_baseline(session: BrowserSession, target: str | None,
         return None
     page = tab.page
     if version is None:
-        try:
-            version = await page_version(page)
-        except BrowserCtxError:  # mid-navigation or closed: no version, so nothing is cached
-            version = None
+        version = await page_version(page)  # None mid-navigation or closed: nothing is cached
     key = (tab.id, page.url, version, target) if version else None
     if key is not None:
         cached = session.ledger.cached_baseline(key)

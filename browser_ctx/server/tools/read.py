@@ -6,12 +6,9 @@ and renders it with the pure core; the pipeline caps the result.
 
 from __future__ import annotations
 
-import asyncio
-
-from ..._errors import BrowserCtxError, PageError
+from ..._errors import PageError
 from ...browser import reading
 from ...browser.extract import page_version
-from ...browser.session import Tab
 from ...core.main_content import main_content
 from ...core.markdown import render_markdown, render_text
 from ...core.outline import outline, render_card
@@ -90,7 +87,7 @@ async def snapshot(call: ToolCall) -> Rendered:
         html = await reading.visible_html(tab, call.settings)
         text = render_snapshot(html, title=title, url=page.url)
         meta = {}
-    version = await _version(tab)
+    version = await page_version(tab.page)
     return Rendered(text, meta=meta, version=version, tab=tab.id)
 
 
@@ -122,20 +119,7 @@ async def text(call: ToolCall) -> Rendered:
         html = await reading.visible_html(tab, call.settings)
         body = render(main_content(html))
         meta = {}
-    return Rendered(body, meta=meta, version=await _version(tab), tab=tab.id)
-
-
-#: Seconds a read waits for the page version it is stamped with (a busy page gets none).
-VERSION_TIMEOUT_S = 5
-
-
-async def _version(tab: Tab) -> str | None:
-    """The page version of ``tab`` (see :func:`browser_ctx.browser.extract.page_version`), ``None`` when the page
-    is mid-navigation, closed or busy."""
-    try:
-        return await asyncio.wait_for(page_version(tab.page), VERSION_TIMEOUT_S)
-    except (TimeoutError, BrowserCtxError):
-        return None
+    return Rendered(body, meta=meta, version=await page_version(tab.page), tab=tab.id)
 
 
 TOOLS = [
