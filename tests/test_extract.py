@@ -6,7 +6,7 @@ import re
 
 import pytest
 from playwright.async_api import async_playwright
-from selectolax.lexbor import LexborHTMLParser
+from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from browser_ctx._errors import InvalidArgument, SelectorError
 from browser_ctx.browser.extract import (
@@ -67,7 +67,16 @@ def ref_of(html: str, text: str) -> str:
     """The data-ref of the first element whose data-name is ``text``."""
     node = LexborHTMLParser(html).css_first(f'[data-name="{text}"]')
     assert node is not None, f"no element named {text!r} in {html[:300]}"
-    return node.attributes["data-ref"]
+    ref = node.attributes["data-ref"]
+    assert ref is not None, node.html
+    return ref
+
+
+def el(root: LexborHTMLParser | LexborNode, css: str) -> LexborNode:
+    """The first element under ``root`` matching ``css``; fails the test when there is none."""
+    node = root.css_first(css)
+    assert node is not None, f"nothing matches {css!r}"
+    return node
 
 
 # --- hidden content ---------------------------------------------------------------------------------------------
@@ -84,10 +93,9 @@ async def test_no_hidden_sentinel_and_every_visible_one(page, site):
 async def test_sr_only_text_names_the_icon_button_but_is_not_text(page, site):
     html, _ = await load(page, site, "hidden.html")
     tree = LexborHTMLParser(html)
-    button = tree.css_first('button[data-name="Close dialog"]')
-    assert button is not None
-    assert re.fullmatch(r"e\d+", button.attributes["data-ref"])
-    assert "Close dialog" not in tree.body.text()
+    button = el(tree, 'button[data-name="Close dialog"]')
+    assert re.fullmatch(r"e\d+", button.attributes["data-ref"] or "")
+    assert tree.body is not None and "Close dialog" not in tree.body.text()
     assert button.attributes["class"] == "btn btn-icon icon-close"  # first three class tokens only
 
 
@@ -101,16 +109,16 @@ async def test_attributes_follow_the_table(page, site):
     assert hrefs["Data link"] == "data:"
     assert "PAYLOAD" not in html
     # a visually hidden checkbox with a label is kept, with its live state
-    box = tree.css_first('input[type="checkbox"]')
+    box = el(tree, 'input[type="checkbox"]')
     assert "checked" in box.attributes and box.attributes["data-name"] == "I agree VISIBLE_CUSTOM_CHECK"
-    assert tree.css_first('[role="button"]').attributes["aria-pressed"] == "false"
+    assert el(tree, '[role="button"]').attributes["aria-pressed"] == "false"
     assert tree.css_first('[data-value="Editable VISIBLE_EDITABLE"]') is not None
-    assert tree.css_first("th[colspan]").attributes["colspan"] == "2"
+    assert el(tree, "th[colspan]").attributes["colspan"] == "2"
     assert tree.css_first("td[colspan]") is None
     assert [o.text() for o in tree.css("option[selected]")] == ["Banana"]
-    assert tree.css_first("table").attributes["data-name"] == "Prices"
-    assert tree.css_first("nav").attributes["data-name"] == "Primary"
-    assert "line one\n    indented   line two" in tree.css_first("pre").text()
+    assert el(tree, "table").attributes["data-name"] == "Prices"
+    assert el(tree, "nav").attributes["data-name"] == "Primary"
+    assert "line one\n    indented   line two" in el(tree, "pre").text()
     assert "&amp; an ampersand &lt;tag&gt;." in html
     assert "<details><summary" in html and "<details open>" in html
     assert "HIDDEN_INPUT_VALUE" not in html and "csrf" not in html
@@ -122,7 +130,7 @@ async def test_live_checked_state_and_values(page, site):
     await page.select_option("select", "Apple")
     ids = FrameIds()
     tree = LexborHTMLParser(await extract_frame(page.main_frame, frame_ids=ids))
-    assert "checked" not in tree.css_first('input[type="checkbox"]').attributes
+    assert "checked" not in el(tree, 'input[type="checkbox"]').attributes
     assert [o.text() for o in tree.css("option[selected]")] == ["Apple"]
 
 
@@ -141,7 +149,7 @@ async def test_open_shadow_roots_are_flattened_with_slots(page, site):
     tree = LexborHTMLParser(html)
     field = tree.css_first('input[data-name="Nested search"]')
     assert field is not None and field.attributes["data-value"] == "NESTED_VALUE"
-    assert tree.css_first("h2").text() == "SLOTTED_TITLE"
+    assert el(tree, "h2").text() == "SLOTTED_TITLE"
     ref = ref_of(html, "SHADOW_BUTTON")
     assert await page.locator(f"bcref={ref}").text_content() == "SHADOW_BUTTON"
 
@@ -160,17 +168,16 @@ async def test_frames_same_and_cross_origin_are_spliced(page, site, other_origin
     assert "FRAME_HIDDEN_TEXT" not in html and "<body" not in html[5:]
     assert html.index("IFRAME_PARENT_TEXT") < html.index("FRAME_CHILD_TEXT") < html.index("IFRAME_PARENT_FOOTER")
     for frame_el in frames:
-        fid = frame_el.attributes["data-frame"]
+        fid = frame_el.attributes["data-frame"] or ""
         assert re.fullmatch(r"f\d+", fid)
-        button = frame_el.css_first("button")
-        ref = button.attributes["data-ref"]
+        ref = el(frame_el, "button").attributes["data-ref"] or ""
         assert ref.startswith(fid + "e") and ref_frame_prefix(ref) == fid
         frame = ids.frame_for(page, fid)
         assert frame is not None
         assert await frame.locator(f"bcref={ref}").text_content() == "Frame button"
         assert await frame.locator(f"bcref={ref}").count() == 1
     # the same ref asked of the wrong frame matches nothing
-    assert await page.main_frame.locator(f"bcref={frames[0].css_first('button').attributes['data-ref']}").count() == 0
+    assert await page.main_frame.locator(f"bcref={el(frames[0], 'button').attributes['data-ref']}").count() == 0
     # a part of the page: frames are spliced only when inside it
     [section] = await extract_locator(page.locator("#frames"), frame_ids=ids)
     assert section.count("FRAME_CHILD_TEXT") == 2 and "IFRAME_PARENT_TEXT" not in section
@@ -219,19 +226,19 @@ async def test_password_value_never_serialised(page, site):
     html, ids = await load(page, site, "login.html")
     assert "PASSWORD_SENTINEL_123" not in html
     tree = LexborHTMLParser(html)
-    assert tree.css_first('input[name="password"]').attributes["data-filled"] == "yes"
-    assert tree.css_first('input[name="confirm"]').attributes["data-filled"] == "no"
-    assert "data-value" not in tree.css_first('input[name="password"]').attributes
-    user = tree.css_first('input[name="username"]')
+    assert el(tree, 'input[name="password"]').attributes["data-filled"] == "yes"
+    assert el(tree, 'input[name="confirm"]').attributes["data-filled"] == "no"
+    assert "data-value" not in el(tree, 'input[name="password"]').attributes
+    user = el(tree, 'input[name="username"]')
     assert user.attributes["data-value"] == "alice" and user.attributes["data-name"] == "Username"
     assert "required" in user.attributes
-    assert "checked" in tree.css_first('input[name="remember"]').attributes
-    assert tree.css_first('input[name="remember"]').attributes["data-name"] == "Remember me"
-    assert tree.css_first("form").attributes["data-name"] == "Sign in form"
+    assert "checked" in el(tree, 'input[name="remember"]').attributes
+    assert el(tree, 'input[name="remember"]').attributes["data-name"] == "Remember me"
+    assert el(tree, "form").attributes["data-name"] == "Sign in form"
     await page.fill("#pw2", "SECOND_SECRET_456")
     [form] = await extract_locator(page.locator("form"), frame_ids=ids)
     assert "SECOND_SECRET_456" not in form and "PASSWORD_SENTINEL_123" not in form
-    assert LexborHTMLParser(form).css_first('input[name="confirm"]').attributes["data-filled"] == "yes"
+    assert el(LexborHTMLParser(form), 'input[name="confirm"]').attributes["data-filled"] == "yes"
 
 
 # --- refs, locators, versions -------------------------------------------------------------------------------------
