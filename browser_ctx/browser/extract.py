@@ -15,13 +15,14 @@ Typical use::
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import html as _html
 import re
 from typing import TYPE_CHECKING
 
 from playwright.async_api import Error as PlaywrightError
 
-from .._errors import ActionTimeout, InvalidArgument, PageError, translate
+from .._errors import ActionTimeout, InvalidArgument, translate
 from .scripts import script
 
 if TYPE_CHECKING:
@@ -45,6 +46,11 @@ __all__ = [
 DEFAULT_TIMEOUT_MS = 15_000
 #: Characters of a field's current value kept in ``data-value``.
 MAX_VALUE_CHARS = 200
+#: Seconds :func:`page_version` waits for a page's answer before saying it has none (a busy page).
+VERSION_TIMEOUT_S = 5.0
+#: Tries :func:`page_version` makes while the page is navigating, :data:`VERSION_RETRY_S` apart.
+VERSION_ATTEMPTS = 3
+VERSION_RETRY_S = 0.05
 
 _MARK_FRAME = "(el, id) => { el.__browserCtxFrameId = id }"
 _REF_RE = re.compile(r"(f[1-9][0-9]*)?e([1-9][0-9]*)")
@@ -108,9 +114,9 @@ async def _mark_child(child: Frame, frame_ids: FrameIds) -> None:
             await handle.evaluate(_MARK_FRAME, frame_ids.id_for(child))
         finally:
             await handle.dispose()
-        frame_ids._marked.add(child)
-    except Exception:  # noqa: BLE001 - a detached/crashed child frame just stays an empty placeholder
-        pass
+    except PlaywrightError:  # a detached/crashed child frame just stays an empty placeholder
+        return
+    frame_ids._marked.add(child)
 
 
 def _strip_document_wrapper(fragment: str) -> str:
@@ -151,15 +157,17 @@ async def _extract(frame: Frame, frame_ids: FrameIds, root: ElementHandle | None
         try:
             return _strip_document_wrapper(await asyncio.wait_for(_extract(child, frame_ids, None, child_budget),
                                                                   child_budget))
-        except Exception:  # noqa: BLE001 - never raise for a child frame: leave its placeholder empty
+        except (PlaywrightError, TimeoutError):  # never raise for a child frame: leave its placeholder empty
             return ""
 
     inner = await asyncio.gather(*(child_html(c) for _, c in wanted))
-    for (fid, child), body in zip(wanted, inner):
+    for (fid, child), body in zip(wanted, inner, strict=True):
         url = _html.escape("(failed to load)" if child.url.startswith("chrome-error:") else child.url, quote=True)
         pattern = re.compile(r'<bc-frame data-frame="' + re.escape(fid) + r'"([^>]*)></bc-frame>')
-        html = pattern.sub(lambda m, url=url, body=body: f'<bc-frame data-frame="{fid}" data-url="{url}"'
-                           f"{m.group(1)}>{body}</bc-frame>", html, count=1)
+        m = pattern.search(html)
+        if m is not None:
+            html = (f'{html[:m.start()]}<bc-frame data-frame="{fid}" data-url="{url}"{m.group(1)}>{body}</bc-frame>'
+                    f"{html[m.end():]}")
     return html
 
 
@@ -192,7 +200,7 @@ async def extract_frame(frame: Frame, *, frame_ids: FrameIds, root: ElementHandl
     except TimeoutError as exc:
         raise ActionTimeout(f"Timed out after {timeout_ms:.0f} ms reading the page; it may be busy. "
                             "Try again, or read a smaller part with a selector.") from exc
-    except Exception as exc:  # noqa: BLE001 - every Playwright error becomes one of ours
+    except PlaywrightError as exc:  # every Playwright error becomes one of ours
         raise translate(exc, action="read the page") from exc
 
 
@@ -236,7 +244,7 @@ async def extract_locator(locator: Locator, *, frame_ids: FrameIds, timeout_ms: 
             handles = [h for h in found if h is not None]
         else:
             handles = await locator.element_handles()
-    except Exception as exc:  # noqa: BLE001
+    except PlaywrightError as exc:
         raise translate(exc, action="read", target=name) from exc
     results: list[str] = []
     try:
@@ -247,14 +255,12 @@ async def extract_locator(locator: Locator, *, frame_ids: FrameIds, timeout_ms: 
                 continue
             left_ms = max(1.0, (deadline - loop.time()) * 1000)
             results.append(await extract_frame(frame, frame_ids=frame_ids, root=handle, timeout_ms=left_ms))
-    except Exception as exc:  # noqa: BLE001
+    except PlaywrightError as exc:
         raise translate(exc, action="read", target=name) from exc
     finally:
         for handle in handles:
-            try:
+            with contextlib.suppress(PlaywrightError):  # the page may be gone already, and the handle with it
                 await handle.dispose()
-            except Exception:  # noqa: BLE001 - the page may be gone already
-                pass
     return results
 
 
@@ -290,23 +296,30 @@ def ref_frame_prefix(ref: str) -> str:
     return m.group(1) or ""
 
 
-async def page_version(page: Page) -> str:
-    """Return an opaque string that changes when the main document navigates or its DOM mutates.
+async def page_version(page: Page, timeout_s: float = VERSION_TIMEOUT_S) -> str | None:
+    """Return an opaque string that changes when the main document navigates or its DOM mutates, or
+    ``None`` when the page has no version now: mid-navigation (after :data:`VERSION_ATTEMPTS` tries),
+    closed, crashed, or stuck (no answer within ``timeout_s`` seconds, default 5).
 
     Built from the document's ``performance.timeOrigin`` (new per document), a MutationObserver counter kept in
     ``window.__browserCtx.version`` (installed here if no extraction has run yet) and ``location.href``.
     Mutations made before the observer was installed are not counted; compare versions, never parse them.
-
-    Raises:
-        PageError: the page closed or kept navigating.
+    Every caller that stamps or compares versions uses this one function. Never raises.
     """
-    for attempt in range(3):
+    try:
+        return await asyncio.wait_for(_read_version(page), timeout_s)
+    except (TimeoutError, PlaywrightError):
+        return None
+
+
+async def _read_version(page: Page) -> str | None:
+    for attempt in range(VERSION_ATTEMPTS):
         try:
             return await page.main_frame.evaluate(script("extract"), {"versionOnly": True})
-        except Exception as exc:  # noqa: BLE001
+        except PlaywrightError as exc:
             low = str(exc).lower()
-            if attempt < 2 and ("context was destroyed" in low or "navigat" in low):
-                await asyncio.sleep(0.05)
+            if attempt + 1 < VERSION_ATTEMPTS and ("context was destroyed" in low or "navigat" in low):
+                await asyncio.sleep(VERSION_RETRY_S)
                 continue
-            raise translate(exc, action="read the page version") from exc
-    raise PageError("The page kept navigating while reading its version; call again.")
+            return None  # closed, crashed, or still navigating
+    return None
