@@ -18,6 +18,8 @@ from pathlib import Path
 
 import pytest
 
+from bench.corpus import Question, answered, discover, extract_reading, normalise, normalise_loose
+
 REPO = Path(__file__).resolve().parents[1]
 CORPUS = (REPO / ".." / "shared" / "corpus" / "readability").resolve()
 
@@ -75,8 +77,6 @@ def test_bench_smoke_browser_ctx_alone(tmp_path: Path) -> None:
 
 
 # ---------------------------------------------------------------------------------------------- answer check units
-
-from bench.corpus import Question, answered, discover, extract_reading, normalise, normalise_loose  # noqa: E402
 
 
 def _found(answer: str, text: str, fmt: str) -> tuple[bool, bool]:

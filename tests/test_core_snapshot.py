@@ -4,6 +4,11 @@ from __future__ import annotations
 
 import re
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from browser_ctx.core.main_content import main_content
+from browser_ctx.core.markdown import render_markdown, render_text
 from browser_ctx.core.outline import Outline, outline, render_card
 from browser_ctx.core.snapshot import SnapshotOptions, render_snapshot
 from browser_ctx.core.tokens import count_tokens
@@ -433,12 +438,6 @@ def test_render_card_with_nothing():
 
 
 # --------------------------------------------------------------------------- robustness
-
-from hypothesis import given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
-
-from browser_ctx.core.main_content import main_content  # noqa: E402
-from browser_ctx.core.markdown import render_markdown, render_text  # noqa: E402
 
 _TAGS = ["div", "span", "p", "a href='/x' data-ref='e1'", "ul", "li", "table", "tr", "td", "th", "h2", "form",
          "input data-ref='e2'", "button", "nav", "main", "pre", "code", "bc-frame data-frame='f1'", "select",

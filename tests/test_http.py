@@ -16,7 +16,7 @@ from browser_ctx._http import serve_directory
 
 def _get(url: str) -> tuple[int, Message, bytes]:
     try:
-        with urllib.request.urlopen(url, timeout=5) as resp:  # noqa: S310 - localhost only
+        with urllib.request.urlopen(url, timeout=5) as resp:  # localhost only
             return resp.status, resp.headers, resp.read()
     except urllib.error.HTTPError as exc:
         return exc.code, exc.headers, exc.read()
@@ -49,7 +49,7 @@ def test_serves_files_and_routes_on_both_hostnames(tmp_path: Path) -> None:
         status, _, _ = _get(f"http://127.0.0.1:{port}/missing.json")
         assert status == 404
         req = urllib.request.Request(f"http://127.0.0.1:{port}/api/items", data=b"{}", method="POST")
-        with urllib.request.urlopen(req, timeout=5) as resp:  # noqa: S310
+        with urllib.request.urlopen(req, timeout=5) as resp:
             assert json.loads(resp.read())["method"] == "POST"
 
 
