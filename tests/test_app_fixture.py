@@ -3,7 +3,7 @@
 The committed build (``fixtures/apps/shop/dist``) is served from localhost by the ``site``
 fixture and driven with plain Playwright in real Chromium, the way a user would: this checks
 that the fixture itself renders every part the accessibility, verify-loop and widget tests
-(issues 12, 13, 14) rely on. It needs no npm and no network.
+rely on. It needs no npm and no network.
 """
 
 from __future__ import annotations
