@@ -17,6 +17,8 @@ from typing import Any
 from . import __version__
 from ._errors import BrowserCtxError
 from .browser.browser_server import BrowserServer, BrowserServerOptions, check_options
+from .browser.remote import RemoteBrowser
+from .server.http import HttpOptions, check_bind, serve_http
 from .settings import ActionSettings, CapSettings, DialogPolicy, EventSettings, LaunchSettings, Settings, Timeouts
 
 __all__ = ["main", "build_parser", "settings_from_args"]
@@ -248,8 +250,6 @@ def build_parser() -> argparse.ArgumentParser:
 def _check_remote(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
     if args.cdp_endpoint and args.ws_endpoint:
         parser.error("give only one of --cdp-endpoint and --ws-endpoint")
-    from .browser.remote import RemoteBrowser
-
     if args.cdp_endpoint or args.ws_endpoint:
         try:
             RemoteBrowser(settings_from_args(args).launch)
@@ -258,8 +258,6 @@ def _check_remote(parser: argparse.ArgumentParser, args: argparse.Namespace) -> 
 
 
 def _serve_http(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
-    from .server.http import HttpOptions, check_bind, serve_http
-
     options = HttpOptions(host=args.host, port=args.port, auth_token=args.auth_token,
                           shared_context=args.shared_context, idle_timeout=args.idle_timeout,
                           allowed_hosts=tuple(args.allowed_hosts), access_log=args.access_log)
