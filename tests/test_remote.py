@@ -24,7 +24,7 @@ import httpx2
 import pytest
 
 from browser_ctx.browser.launcher import chromium_args, find_executable
-from browser_ctx.browser.remote import RemoteBrowser
+from browser_ctx.browser.remote import RemoteBrowser, explain_connect_error
 from browser_ctx.settings import LaunchSettings
 from tests.support.client import mcp_session, result_text
 from tests.test_faults import one_line_error
@@ -100,6 +100,21 @@ def test_remote_browser_validates_endpoints():
         RemoteBrowser(LaunchSettings(ws_endpoint="http://127.0.0.1:3000/"))
     remote = RemoteBrowser(LaunchSettings(cdp_endpoint="http://user:pw@127.0.0.1:9222/?token=abc"))
     assert "pw" not in remote.label and "token" not in remote.label and "127.0.0.1:9222" in remote.label
+
+
+def test_connect_errors_name_cause_and_fix():
+    label = "the browser at ws://pool:3000/"
+    missing = ("BrowserType.connect: Executable doesn't exist at /root/.cache/ms-playwright/chromium_headless_shell-1/"
+               "chrome-headless-shell\n╔══╗\n║ Looks like Playwright was just installed ║")
+    why, retry = explain_connect_error(label, missing)
+    assert not retry and "browser-ctx browser-server" in why and "chrome-headless-shell" in why and "╔" not in why
+    why, retry = explain_connect_error(label, "WebSocket error: ws://pool:3000/ 401 Unauthorized\nCall log: …")
+    assert not retry and "401 Unauthorized" in why and "Authorization: Bearer" in why and "Call log" not in why
+    why, retry = explain_connect_error(label, "WebSocket error: ws://pool:3000/ 503 Service Unavailable")
+    assert retry and "--max-clients" in why
+    why, retry = explain_connect_error(label, "WebSocket error: connect ECONNREFUSED 10.0.0.5:3000\nCall log:")
+    assert retry and why.startswith("Nothing answers at the browser at ws://pool:3000/")
+    assert explain_connect_error(label, "something else")[1]
 
 
 async def loss_reported(s) -> str:
