@@ -34,7 +34,7 @@ def _sse(handler: Any) -> None:
             handler.wfile.flush()
             time.sleep(0.25)
     except (ConnectionError, OSError):
-        pass
+        pass  # the page closed the stream: nothing left to send
     handler.close_connection = True
 
 

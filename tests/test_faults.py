@@ -121,7 +121,7 @@ def rss_mb(pid: int) -> float:
             if line.startswith("VmRSS:"):
                 return int(line.split()[1]) / 1024
     except OSError:
-        pass
+        pass  # the process is gone: 0, as documented
     return 0.0
 
 
