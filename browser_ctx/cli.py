@@ -8,17 +8,25 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import json
 import logging
 import os
 import signal
 import sys
 from typing import Any
 
+from mcp.server.stdio import stdio_server
+
 from . import __version__
 from ._errors import BrowserCtxError
 from .browser.browser_server import BrowserServer, BrowserServerOptions, check_options
 from .browser.remote import RemoteBrowser
+from .browser.session import BrowserSession, device_options
+from .core.tokens import count_tokens
+from .demo.run import run_demo
+from .server.app import all_tools, create_server
 from .server.http import HttpOptions, check_bind, serve_http
+from .server.pipeline import call_tool
 from .settings import ActionSettings, CapSettings, DialogPolicy, EventSettings, LaunchSettings, Settings, Timeouts
 
 __all__ = ["main", "build_parser", "settings_from_args"]
@@ -314,13 +322,10 @@ def _browser_server(parser: argparse.ArgumentParser, args: argparse.Namespace) -
 
 
 async def _serve(args: argparse.Namespace) -> None:
-    from mcp.server.stdio import stdio_server
-
-    from .server.app import create_server
-
     server = create_server(settings_from_args(args), caps=tuple(args.caps or ("default",)),
                            evaluate=not args.no_evaluate)
     task = asyncio.current_task()
+    assert task is not None  # always set inside a running coroutine
     loop = asyncio.get_running_loop()
     signalled: list[int] = []
 
@@ -346,10 +351,6 @@ async def _serve(args: argparse.Namespace) -> None:
 
 async def run_once(settings: Settings, calls: list[tuple[str, dict[str, Any]]]) -> list[Any]:
     """Run tool calls in-process, as the server would, and return their MCP results."""
-    from .browser.session import BrowserSession
-    from .server.app import all_tools
-    from .server.pipeline import call_tool
-
     specs = {t.name: t for t in all_tools()}
     results = []
     async with BrowserSession(settings) as session:
@@ -359,10 +360,6 @@ async def run_once(settings: Settings, calls: list[tuple[str, dict[str, Any]]]) 
 
 
 def _print_result(name: str, result: Any) -> None:
-    import json
-
-    from .core.tokens import count_tokens
-
     body = "\n".join(c.text for c in result.content if getattr(c, "type", "") == "text")
     tokens = count_tokens(body) + (count_tokens(json.dumps(result.structured_content, separators=(",", ":")))
                                    if result.structured_content else 0)
@@ -411,9 +408,6 @@ def main(argv: list[str] | None = None) -> int:
             parser.error(str(exc))
         _check_remote(parser, args)
         if args.device:  # an unknown --device fails here, not on the first tool call
-            from ._errors import BrowserCtxError
-            from .browser.session import device_options
-
             try:
                 asyncio.run(device_options(args.device))
             except BrowserCtxError as exc:
@@ -428,8 +422,6 @@ def main(argv: list[str] | None = None) -> int:
     if args.command in ("snapshot", "text"):
         return _one_shot(args)
     if args.command == "demo":
-        from .demo.run import run_demo
-
         return run_demo(settings_from_args(args))
     parser.print_help()
     return 2
