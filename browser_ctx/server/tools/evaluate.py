@@ -16,6 +16,7 @@ from playwright.async_api import Error as PlaywrightError
 from ... import files
 from ..._errors import ActionTimeout, InvalidArgument, PageError, one_line, translate
 from ...browser.reading import interrupt_scripts
+from ...browser.scripts import script
 from ...core.jsonsafe import SERIALISER_JS, Limits, parse_result, render_result
 from ..registry import Rendered, ToolCall, ToolSpec
 from .element import one_element
@@ -29,42 +30,16 @@ _CSP_HINTS = ("content security policy", "unsafe-eval", "trustedhtml", "trusteds
 
 
 def _wrapper(function: str, limits: Limits) -> str:
-    """The page-side function: run the caller's code, note any CSP violation it caused, then serialise
-    its result safely.
+    """The page-side function Playwright calls (with the target element, if any): ``browser/js/evaluate.js``
+    applied to the caller's code, the safe serialiser and its limits.
 
-    DevTools evaluation may itself use ``eval`` even where the page's CSP forbids it, but what the
-    code *does* (inject a script, set a string timer, assign HTML under Trusted Types) is still
-    blocked; such blocks fire ``securitypolicyviolation`` events, collected here for one task.
-
-    This is the one page-side function built as a string rather than kept in ``browser/js/``: the
-    caller's own source must be compiled as part of it (``eval``/``new Function`` in the page would
-    be refused by a strict CSP), and the serialiser and its limits are fixed constants. In the page, a
-    thrown error's message is kept to 500 characters and a blocked URI to 80.
+    The caller's source is the one thing spliced in: it must be compiled as part of this function, since
+    ``eval``/``new Function`` in the page would be refused by a strict CSP. It becomes an async thunk
+    (``async () => [(<function>)]``) that ``evaluate.js`` calls inside its ``try``, after its CSP listener
+    is installed; a bare expression works too, ``await`` included.
     """
-    return (
-        "async (__bcElement) => {\n"
-        f"  const __bcSerialise = {SERIALISER_JS};\n"
-        "  const __bcCsp = [];\n"
-        "  const __bcOnCsp = (e) => __bcCsp.push(String(e.effectiveDirective || e.violatedDirective || 'unknown')"
-        " + (e.blockedURI ? ' (' + String(e.blockedURI).slice(0, 80) + ')' : ''));\n"
-        "  document.addEventListener('securitypolicyviolation', __bcOnCsp, true);\n"
-        "  let __bcValue, __bcThrown = null;\n"
-        "  try {\n"
-        f"    const __bcFn = ({function}\n    );\n"
-        "    __bcValue = typeof __bcFn === 'function' ? await __bcFn(__bcElement) : await __bcFn;\n"
-        "  } catch (e) {\n"
-        "    const name = (e && e.name) ? String(e.name) : 'Error';\n"
-        "    const message = (e && e.message !== undefined) ? String(e.message) : String(e);\n"
-        "    __bcThrown = { name, message: message.slice(0, 500) };\n"
-        "  }\n"
-        "  await new Promise((r) => setTimeout(r, 0));\n"
-        "  document.removeEventListener('securitypolicyviolation', __bcOnCsp, true);\n"
-        "  if (__bcCsp.length)\n"
-        "    return JSON.stringify({ $csp: { blocked: [...new Set(__bcCsp)], thrown: __bcThrown } });\n"
-        "  if (__bcThrown) return JSON.stringify({ $thrown: __bcThrown });\n"
-        f"  return __bcSerialise(__bcValue, {json.dumps(limits.as_js())});\n"
-        "}"
-    )
+    return (f"async (__bcElement) => ({script('evaluate')})(__bcElement, async () => [({function}\n)], "
+            f"{SERIALISER_JS}, {json.dumps(limits.as_js())})")
 
 
 def _csp_error(message: str) -> PageError:
