@@ -10,8 +10,13 @@ anything else is a Playwright selector (CSS, which pierces open shadow roots,
 from __future__ import annotations
 
 import asyncio
+import logging
+from collections.abc import Awaitable
 from dataclasses import dataclass
+from typing import TypeVar
 from urllib.parse import urlsplit
+
+from playwright.async_api import Error as PlaywrightError
 
 from .._errors import (
     ActionTimeout,
@@ -19,6 +24,7 @@ from .._errors import (
     SchemeRefused,
     SelectorError,
     StaleRefError,
+    one_line,
     translate,
 )
 from ..settings import Settings
@@ -29,6 +35,20 @@ from .targets import locator_for
 __all__ = ["normalise_url", "navigate", "page_title", "NavigationResult", "visible_html", "target_html",
            "count_matches", "MAX_MATCHES",
            "interrupt_scripts"]
+
+log = logging.getLogger("browser_ctx")
+
+#: The longest wait (ms) for the ``load`` event after DOMContentLoaded (and for a client redirect to commit).
+LOAD_WAIT_MS = 10_000
+#: A ``<meta http-equiv=refresh>`` this many seconds or sooner is followed; also how long (s) we look for it.
+CLIENT_REDIRECT_S = 2
+#: The longest wait (ms) for the ``load`` event of the page a client redirect led to.
+REDIRECT_LOAD_WAIT_MS = 5_000
+#: After a failed load: how long (ms) to wait for Chromium's error page, then to go back from it.
+ERROR_PAGE_WAIT_MS = 2_000
+RESTORE_WAIT_MS = 5_000
+
+_T = TypeVar("_T")
 
 
 def normalise_url(url: str, allowed_schemes: tuple[str, ...] = ()) -> str:
@@ -76,18 +96,15 @@ async def navigate(tab: Tab, url: str, settings: Settings) -> NavigationResult:
     before = page.url
     try:
         response = await page.goto(url, wait_until="domcontentloaded", timeout=timeout)
-    except Exception as exc:  # noqa: BLE001 - translated below
+    except PlaywrightError as exc:  # translated below
         error = translate(exc, action="navigate", url=url, timeout_ms=timeout)
         await _restore(tab, before)
         raise error from exc
     try:
-        await page.wait_for_load_state("load", timeout=min(timeout, 10_000))
-    except Exception:  # noqa: BLE001 - slow subresources are reported, not fatal
+        await page.wait_for_load_state("load", timeout=min(timeout, LOAD_WAIT_MS))
+    except PlaywrightError:  # slow subresources are reported, not fatal
         notes.append("the load event had not fired after 10 s; read the page as it is")
-    try:
-        title = await page_title(tab, settings)
-    except Exception:  # noqa: BLE001 - navigated again meanwhile
-        title = ""
+    title = await page_title(tab, settings)
     status = response.status if response else None
     if response is not None and response.url != page.url and page.url.split("#", 1)[0] != response.url.split("#", 1)[0]:
         # The page moved on by itself while it loaded (meta refresh, script, history.replaceState);
@@ -95,10 +112,10 @@ async def navigate(tab: Tab, url: str, settings: Settings) -> NavigationResult:
         notes.append(f"the page moved on by itself from {response.url}")
     result = NavigationResult(page.url, status, title, tuple(notes))
     try:
-        refresh = await asyncio.wait_for(page.main_frame.evaluate(_REFRESH_JS), 2)
-    except Exception:  # noqa: BLE001 - navigating already (the read that follows handles it), or busy
+        refresh = await asyncio.wait_for(page.main_frame.evaluate(_REFRESH_JS), CLIENT_REDIRECT_S)
+    except (PlaywrightError, TimeoutError):  # navigating already (the read that follows handles it), or busy
         refresh = None
-    if refresh is not None and refresh <= 2:
+    if refresh is not None and refresh <= CLIENT_REDIRECT_S:
         return await follow_client_redirect(tab, result, settings)
     return result
 
@@ -120,11 +137,11 @@ async def follow_client_redirect(tab: Tab, nav: NavigationResult, settings: Sett
     try:
         if page.url == nav.url:  # not committed yet: wait for the new document
             await page.wait_for_event("framenavigated", lambda f: f.parent_frame is None,
-                                      timeout=min(settings.timeouts.navigation_ms, 10_000))
+                                      timeout=min(settings.timeouts.navigation_ms, LOAD_WAIT_MS))
         await page.wait_for_load_state("domcontentloaded", timeout=settings.timeouts.navigation_ms)
-        await page.wait_for_load_state("load", timeout=5_000)
-    except Exception:  # noqa: BLE001 - still loading, or it went nowhere: read it as it is
-        pass
+        await page.wait_for_load_state("load", timeout=REDIRECT_LOAD_WAIT_MS)
+    except PlaywrightError as exc:  # still loading, or it went nowhere: read it as it is
+        log.debug("client redirect not finished: %s", one_line(str(exc), 120))
     title = await page_title(tab, settings)
     return NavigationResult(page.url, None, title, nav.notes + (f"the page moved on by itself from {nav.url}",))
 
@@ -136,33 +153,30 @@ async def _restore(tab: Tab, before: str) -> None:
         return
     try:
         # Chromium commits its error page a moment after goto() fails.
-        await page.wait_for_url("chrome-error://**", timeout=2_000)
-    except Exception:  # noqa: BLE001 - no error page: we are still where we were
+        await page.wait_for_url("chrome-error://**", timeout=ERROR_PAGE_WAIT_MS)
+    except PlaywrightError:  # no error page: we are still where we were
         return
     try:
-        await page.go_back(wait_until="domcontentloaded", timeout=5_000)
-    except Exception:  # noqa: BLE001 - best effort; the navigation error is what matters
-        pass
+        await page.go_back(wait_until="domcontentloaded", timeout=RESTORE_WAIT_MS)
+    except PlaywrightError as exc:  # best effort; the navigation error is what matters
+        log.debug("could not go back after a failed load: %s", one_line(str(exc), 120))
 
 
 async def interrupt_scripts(tab: Tab) -> bool:
     """Stop the JavaScript running in the tab's page (CDP ``Runtime.terminateExecution``), e.g. an
     endless loop that a timed-out evaluate left behind. Returns whether the browser accepted it."""
-    try:
-        return await tab.events.terminate_execution()
-    except Exception:  # noqa: BLE001 - a capture without the method (older remote setups)
-        return False
+    return await tab.events.terminate_execution()
 
 
 async def page_title(tab: Tab, settings: Settings) -> str:
     """Return the tab's document title, or ``""`` if the page does not answer within the read timeout."""
     try:
         return await asyncio.wait_for(tab.page.title(), settings.timeouts.read_ms / 1000)
-    except Exception:  # noqa: BLE001 - busy (endless script), navigating or closed
+    except (PlaywrightError, TimeoutError):  # busy (endless script), navigating or closed
         return ""
 
 
-async def _bounded(coro, settings: Settings, what: str):
+async def _bounded(coro: Awaitable[_T], settings: Settings, what: str) -> _T:
     timeout = settings.timeouts.read_ms
     try:
         return await asyncio.wait_for(coro, timeout / 1000)
@@ -176,9 +190,7 @@ async def visible_html(tab: Tab, settings: Settings) -> str:
     try:
         return await _bounded(extract.extract_frame(tab.page.main_frame, frame_ids=tab.frame_ids),
                               settings, "reading the page")
-    except (ActionTimeout, SelectorError):
-        raise
-    except Exception as exc:  # noqa: BLE001
+    except PlaywrightError as exc:
         raise translate(exc, action="read the page") from exc
 
 
@@ -196,7 +208,7 @@ async def count_matches(tab: Tab, target: str) -> int:
         return await locator_for(tab, target).count()
     except StaleRefError:
         return 0
-    except Exception as exc:  # noqa: BLE001
+    except PlaywrightError as exc:
         raise translate(exc, action="read", target=target) from exc
 
 
@@ -210,11 +222,9 @@ async def target_html(tab: Tab, target: str, settings: Settings) -> list[str]:
     """
     locator = locator_for(tab, target)
     try:
-        parts = await _bounded(extract.extract_locator(locator, frame_ids=tab.frame_ids, max_matches=MAX_MATCHES), settings,
-                               f"reading {target!r}")
-    except (ActionTimeout, SelectorError):
-        raise
-    except Exception as exc:  # noqa: BLE001
+        parts = await _bounded(extract.extract_locator(locator, frame_ids=tab.frame_ids, max_matches=MAX_MATCHES),
+                               settings, f"reading {target!r}")
+    except PlaywrightError as exc:
         raise translate(exc, action="read", target=target) from exc
     if not parts:
         if extract.is_ref(target):

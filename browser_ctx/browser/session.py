@@ -11,6 +11,7 @@ session.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections import OrderedDict
 from dataclasses import dataclass, field
@@ -18,8 +19,9 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from playwright.async_api import Browser, BrowserContext, Page, Playwright, async_playwright
+from playwright.async_api import Error as PlaywrightError
 
-from .._errors import BrowserCtxError, BrowserLaunchError, InvalidArgument, PageError, one_line
+from .._errors import BrowserLaunchError, InvalidArgument, PageError, one_line
 from ..core.ledger import Ledger
 from ..core.redact import Redactor
 from ..settings import Settings
@@ -32,6 +34,11 @@ from .remote import BrowserProvider, RemoteBrowser
 __all__ = ["BrowserSession", "Tab", "Capture"]
 
 log = logging.getLogger("browser_ctx")
+
+#: Seconds closing one page, context or browser may take on teardown before it is left for dead.
+CLOSE_TIMEOUT_S = 5
+#: Seconds stopping Playwright's driver may take when the session ends.
+STOP_TIMEOUT_S = 10
 
 
 @dataclass
@@ -107,8 +114,9 @@ async def device_options(name: str, pw: Playwright | None = None) -> dict[str, A
     found = _DEVICES.get(name) or next((v for k, v in _DEVICES.items() if k.lower() == name.lower()), None)
     if found is None:
         close = [k for k in _DEVICES if name.lower().split()[0] in k.lower()][:5] if name.split() else []
+        examples = close or ["iPhone 15", "Pixel 7", "Desktop Chrome HiDPI"]
         raise BrowserLaunchError(f"Unknown --device {name!r}; use a Playwright device name such as "
-                                 f"{', '.join(repr(k) for k in close or ['iPhone 15', 'Pixel 7', 'Desktop Chrome HiDPI'])}.")
+                                 f"{', '.join(repr(k) for k in examples)}.")
     return {k: v for k, v in found.items() if k != "default_browser_type"}
 
 
@@ -230,19 +238,19 @@ class BrowserSession:
                     context_opts, adopt_existing=self._adopt_existing)
                 self._browser = self._context.browser
             elif launch.user_data_dir:
+                assert self._pw is not None  # started above whenever there is no provider
                 self._context = await self._pw.chromium.launch_persistent_context(
                     launch.user_data_dir, executable_path=executable, headless=launch.headless,
                     args=chromium_args(launch), **context_opts)
                 self._browser = self._context.browser
             else:
+                assert self._pw is not None  # started above whenever there is no provider
                 self._browser = await self._pw.chromium.launch(
                     executable_path=executable, headless=launch.headless, args=chromium_args(launch))
                 if launch.storage_state:
                     context_opts["storage_state"] = launch.storage_state
                 self._context = await self._browser.new_context(**context_opts)
-        except BrowserCtxError:
-            raise
-        except Exception as exc:  # noqa: BLE001 - every launch failure becomes one line
+        except (PlaywrightError, OSError, TimeoutError) as exc:  # every launch failure becomes one line
             raise BrowserLaunchError(f"Could not start {executable}: {one_line(str(exc), 240)}") from exc
         self._lost = False
         context = self._context
@@ -252,7 +260,11 @@ class BrowserSession:
             self._browser.on("disconnected", on_disconnect)
             self._on_disconnect = (self._browser, on_disconnect)
         context.on("close", lambda _c: self._mark_lost())
-        context.on("page", lambda page: asyncio.ensure_future(self._adopt(page)))
+
+        def on_page(page: Page) -> None:
+            asyncio.ensure_future(self._adopt(page))  # a popup: adopted as a tab from its birth
+
+        context.on("page", on_page)
         context.set_default_timeout(self.settings.timeouts.action_ms)
         context.set_default_navigation_timeout(self.settings.timeouts.navigation_ms)
         if launch.blocked_origins or launch.allowed_origins:
@@ -289,7 +301,7 @@ class BrowserSession:
                 # before the caller navigates (start() is idempotent and safe to call concurrently).
                 try:
                     await tab.events.start()
-                except Exception as exc:  # noqa: BLE001 - a tab that closed at once
+                except PlaywrightError as exc:  # a tab that closed at once
                     log.debug("event capture failed to start on tab %s: %s", tab.id, exc)
                 return tab
         events = EventCapture(page, self.settings.events, self.redactor, hook=self.console_hook)
@@ -301,7 +313,7 @@ class BrowserSession:
         page.on("crash", lambda _p: setattr(tab, "crashed", True))
         try:
             await events.start()
-        except Exception as exc:  # noqa: BLE001 - a tab that closed at once
+        except PlaywrightError as exc:  # a tab that closed at once
             log.debug("event capture failed to start on tab %s: %s", tab.id, exc)
         return tab
 
@@ -333,19 +345,14 @@ class BrowserSession:
             closers.append(browser)
         for closer in closers:
             if closer is not None:
-                try:
-                    await asyncio.wait_for(closer.close(), 5)
-                except Exception:  # noqa: BLE001 - already dead
-                    pass
+                with contextlib.suppress(PlaywrightError, TimeoutError):  # already dead: nothing left to close
+                    await asyncio.wait_for(closer.close(), CLOSE_TIMEOUT_S)
 
     async def close_browser(self) -> bool:
         """Close the browser (the next call relaunches it). Returns whether one was open."""
         was_open = self._context is not None
         for tab in list(self._tabs):
-            try:
-                await tab.events.close()
-            except Exception:  # noqa: BLE001
-                pass
+            await tab.events.close()  # safe after the page closed
         await self._discard()
         return was_open
 
@@ -357,9 +364,9 @@ class BrowserSession:
         if self._pw is not None:
             pw, self._pw = self._pw, None
             try:
-                await asyncio.wait_for(pw.stop(), 10)
-            except Exception:  # noqa: BLE001
-                pass
+                await asyncio.wait_for(pw.stop(), STOP_TIMEOUT_S)
+            except Exception as exc:  # noqa: BLE001 - last step of teardown: a driver that died any way must not crash the exit
+                log.debug("stopping Playwright failed: %s", exc)
 
     # -- tabs --------------------------------------------------------------------------
 
@@ -386,10 +393,8 @@ class BrowserSession:
             # A crashed page refuses everything, reload included: close it and open a new tab in its place.
             url = tab.page.url
             self._forget(tab)
-            try:
-                await asyncio.wait_for(tab.page.close(), 5)
-            except Exception:  # noqa: BLE001 - already dead
-                pass
+            with contextlib.suppress(PlaywrightError, TimeoutError):  # already dead: it is replaced either way
+                await asyncio.wait_for(tab.page.close(), CLOSE_TIMEOUT_S)
             self._notes.append(f"The tab had crashed (its renderer died at {url}); closed it and opened a new "
                                "tab. Navigate to load the page again.")
             tab = None
@@ -408,7 +413,7 @@ class BrowserSession:
         """Open a page in ``context``; a dead browser marks the session lost (the next call relaunches)."""
         try:
             return await context.new_page()
-        except Exception as exc:  # noqa: BLE001
+        except PlaywrightError as exc:
             self._mark_lost()
             raise PageError("Could not open a tab: the browser closed or the connection to it was lost. "
                             "Call again to relaunch (or reconnect).") from exc

@@ -51,7 +51,8 @@ async def visible_lines(tab: Tab, settings: Settings) -> list[str]:
 
 async def wait_visible_text(tab: Tab, settings: Settings, text: str, timeout_ms: float, *,
                             gone: bool = False) -> bool:
-    """Poll the page's visible text (every :data:`TEXT_POLL_MS`, 250 ms) until ``text`` appears (or, with ``gone``, is absent).
+    """Poll the page's visible text (every :data:`TEXT_POLL_MS`, 250 ms) until ``text`` appears (or, with
+    ``gone``, is absent).
 
     Case-insensitive, whitespace-collapsed. Returns whether it happened within ``timeout_ms``.
     Hidden text never counts, unlike Playwright's ``get_by_text`` (which sees opacity-0 text).
@@ -113,7 +114,8 @@ async def verify(tab: Tab, args: dict[str, Any], settings: Settings) -> str:
     page when no target, contains this visible text; case-sensitive for a target, case-insensitive on
     the page), ``visible``/``hidden`` (bool), ``count`` (matches), ``value`` (a field's exact value),
     ``checked``, ``enabled`` (bool), ``url``/``title`` (the page's URL/title contains this),
-    ``timeout`` (ms, default the action timeout, 5,000; clamped to 0-60,000). A target with no other check means ``visible: true``.
+    ``timeout`` (ms, default the action timeout, 5,000; clamped to 0-60,000). A target with no other check
+    means ``visible: true``.
 
     Returns:
         ``"PASS"``, or ``"FAIL: expected …, got …"`` for the first failing check, with the element's
