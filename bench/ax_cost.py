@@ -10,6 +10,8 @@ node count N (50, 300, 2,000; nodes picked evenly through the page's spans/eleme
   {fetchRelatives: false}`` per node, all sent at once;
 - ``partial+enable``: the same after ``Accessibility.enable`` (Chromium keeps its AX tree between calls);
 - ``query``: one ``Accessibility.queryAXTree`` per node (the node and its subtree), all sent at once;
+- ``noop``: N ``Runtime.evaluate {expression: "0"}`` sent at once: the round-trip cost of N CDP calls
+  through Playwright, whatever they ask;
 - ``backend``: ``partial`` keyed by backendNodeId (``DOM.describeNode`` of each objectId first, sent
   at once, timed separately as ``describe``);
 
@@ -74,13 +76,19 @@ async def send_each(cdp: CDPSession, method: str, object_ids: list[str]) -> list
     return list(await asyncio.gather(*(cdp.send(method, {"objectId": o}) for o in object_ids)))
 
 
+async def noop_each(cdp: CDPSession, n: int) -> list[dict[str, Any]]:
+    """Send ``n`` trivial ``Runtime.evaluate`` calls at once (the transport's own cost)."""
+    return list(await asyncio.gather(*(cdp.send("Runtime.evaluate", {"expression": "0"}) for _ in range(n))))
+
+
 async def measure(page: Page, label: str, selector: str, repeat: int, full: bool) -> None:
     """Print the figures for one loaded page."""
     total = await page.evaluate("(s) => document.querySelectorAll(s).length", selector)
     elements = await page.evaluate("document.getElementsByTagName('*').length")
     print(f"\n## {label}: {elements:,} elements, picking from {total:,} `{selector}`")
-    print("| N | handoff ms | partial ms (per node) | partial+enable ms | query ms | describe ms | backend ms |")
-    print("|---:|---:|---:|---:|---:|---:|---:|")
+    print("| N | handoff ms | partial ms (per node) | partial+enable ms | query ms | describe ms | backend ms "
+          "| noop ms |")
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|")
     for n in sorted({min(n, total) for n in COUNTS}):
         cdp: CDPSession = await page.context.new_cdp_session(page)
         try:
@@ -93,6 +101,7 @@ async def measure(page: Page, label: str, selector: str, repeat: int, full: bool
             t_describe, described = await timed(1, send_each, cdp, "DOM.describeNode", keys)
             backend = [d["node"]["backendNodeId"] for d in described]
             t_backend, _ = await timed(repeat, semantics.fetch, cdp, backend)
+            t_noop, _ = await timed(repeat, noop_each, cdp, len(keys))
             await cdp.send("Accessibility.enable")
             t_enabled, _ = await timed(repeat, semantics.fetch, cdp, keys)
             await cdp.send("Accessibility.disable")
@@ -101,7 +110,7 @@ async def measure(page: Page, label: str, selector: str, repeat: int, full: bool
         finally:
             await cdp.detach()
         print(f"| {n:,} | {t_handoff:.1f} | {t_partial:.1f} ({t_partial / n:.2f}) | {t_enabled:.1f} | "
-              f"{t_query:.1f} | {t_describe:.1f} | {t_backend:.1f} |")
+              f"{t_query:.1f} | {t_describe:.1f} | {t_backend:.1f} | {t_noop:.1f} |")
     if full:
         cdp = await page.context.new_cdp_session(page)
         try:

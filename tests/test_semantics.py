@@ -80,24 +80,6 @@ async def texts(cdp: CDPSession, key: str) -> list[str]:
     return [n.name for n in await semantics.subtree(cdp, key, role="StaticText")]
 
 
-# --- pure parsing ---------------------------------------------------------------------------------------------
-
-def test_parse_node_reads_properties_and_counts() -> None:
-    node = {"nodeId": "7", "ignored": False, "backendDOMNodeId": 42,
-            "role": {"type": "role", "value": "checkbox"}, "name": {"type": "computedString", "value": "Mixed"},
-            "properties": [{"name": "checked", "value": {"type": "tristate", "value": "mixed"}},
-                           {"name": "invalid", "value": {"type": "token", "value": "false"}},
-                           {"name": "required", "value": {"type": "boolean", "value": True}},
-                           {"name": "expanded", "value": {"type": "booleanOrUndefined", "value": False}},
-                           {"name": "level", "value": {"type": "integer", "value": 2}}]}
-    sem = semantics.parse_node(node, {"aria-rowindex": "12", "aria-rowcount": "many"})
-    assert (sem.role, sem.name, sem.backend_node_id, sem.level) == ("checkbox", "Mixed", 42, 2)
-    assert sem.invalid is None and sem.required and sem.checked == "mixed"
-    assert (sem.row_index, sem.row_count) == (12, None)
-    assert sem.states == ("required", "checked=mixed", "collapsed")
-    assert semantics.parse_node({"role": {"value": "generic"}, "ignored": True}).ignored
-
-
 # --- situations -----------------------------------------------------------------------------------------------
 
 async def test_css_generated_content_is_in_names_and_text(page, cdp, site) -> None:
@@ -263,3 +245,29 @@ async def test_closed_page_is_a_page_error(browser) -> None:
             await semantics.fetch(session, keys)
     finally:
         await context.close()
+
+
+async def test_kept_nodes_found_by_token_in_every_kind_of_frame(page, site) -> None:
+    """A walk's kept nodes are reached through the page's session (main and in-process frames) or the frame's own."""
+    await page.goto(f"{site}/iframe.html", wait_until="load")
+    same = page.frame_locator("#same")
+    await same.locator("#frame-button").wait_for()
+    await page.frame_locator("#cross").locator("#frame-button").wait_for()
+    frames = {"main": page.main_frame,
+              "same": next(f for f in page.frames if f.parent_frame and f.url.startswith(site)),
+              "cross": next(f for f in page.frames if f.url.startswith("http://localhost"))}
+    keep = ("(token) => { window.__browserCtx = {axToken: token, "
+            "axKept: [document.querySelector('h1, button'), 'not a node']}; }")
+    for label, frame in frames.items():
+        await frame.evaluate(keep, f"token-{label}")
+    async with semantics.FrameSessions(page) as sessions:
+        answers = {label: await semantics.kept_semantics(sessions, frame, f"token-{label}")
+                   for label, frame in frames.items()}
+        limited = await semantics.kept_semantics(sessions, frames["cross"], "token-cross", limit=1)
+        missing = await semantics.kept_semantics(sessions, frames["same"], "no-such-token")
+    main, same_answer, cross = answers["main"], answers["same"], answers["cross"]
+    assert main[0] is not None and (main[0].role, main[0].name, main[1]) == ("heading", "IFRAME_PARENT_TEXT", None)
+    for answer in (same_answer, cross):
+        assert answer[0] is not None and (answer[0].role, answer[0].name, answer[1]) == ("button", "Frame button",
+                                                                                          None)
+    assert len(limited) == 1 and missing == []

@@ -28,6 +28,7 @@ iframe, whose nodes live in that session only); the caller owns and detaches the
 from __future__ import annotations
 
 import asyncio
+import re
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -37,6 +38,7 @@ from playwright.async_api import CDPSession, ElementHandle, Frame, JSHandle, Pag
 from playwright.async_api import Error as PlaywrightError
 
 from .._errors import translate
+from .scripts import invocation
 
 __all__ = [
     "NodeSemantics",
@@ -50,6 +52,11 @@ __all__ = [
     "resolve",
     "release",
     "parse_node",
+    "kept_keys",
+    "FrameSessions",
+    "kept_semantics",
+    "join_names",
+    "MAX_NAME_CHARS",
 ]
 
 #: A node to ask about: a Runtime ``objectId`` (str, valid in the CDP session it came from) or a DOM
@@ -332,3 +339,136 @@ async def release(cdp: CDPSession) -> None:
         await cdp.send("Runtime.releaseObjectGroup", {"objectGroup": OBJECT_GROUP})
     except PlaywrightError:
         pass  # the page navigated or closed: its objects are gone already, nothing left to free
+
+
+# --- the walk's kept nodes -------------------------------------------------------------------------------------
+
+#: Characters of an accessible name kept in ``data-name`` (longer ones end in ``…``), as the walker does.
+MAX_NAME_CHARS = 200
+
+#: A start tag of visible HTML (text never holds a raw ``<`` or ``>``: the walker escapes them).
+_START_TAG = re.compile(r"<[A-Za-z][^<>]*>")
+#: The walker's marker of a kept node, with the name it computed itself (if any) right after it.
+_AX_MARK = re.compile(r' data-ax="(\d+)"( data-name="[^"]*")?')
+_WHITESPACE = re.compile(r"[ \t\n\r\f]+")
+
+
+async def kept_keys(cdp: CDPSession, token: str) -> list[str | None] | None:
+    """Return objectId keys for the nodes a walk kept under ``token``, or ``None`` when ``cdp`` cannot reach them.
+
+    The walker stores its kept nodes on its frame's registry (``window.__browserCtx.axKept``, with
+    ``axToken``); ``js/ax_kept.js``, evaluated in the main world of ``cdp``'s main frame, finds them in
+    that frame or any frame reachable from it that is not cross-origin. Two calls (``Runtime.evaluate``,
+    ``Runtime.getProperties``) whatever the number of nodes. ``None`` means the frame is out of process
+    (ask its own session) or gone.
+    """
+    try:
+        answer = await cdp.send("Runtime.evaluate", {"expression": invocation("ax_kept", token),
+                                                     "objectGroup": OBJECT_GROUP})
+        array_id = (answer.get("result") or {}).get("objectId")
+        return await object_ids(cdp, array_id) if array_id else None
+    except PlaywrightError as exc:
+        if _session_closed(exc):
+            raise translate(exc, action="read the accessibility tree") from exc
+        return None  # the frame navigated meanwhile: nothing of this walk is left to ask about
+
+
+class FrameSessions:
+    """The CDP sessions of one page read: the page's own, and one per out-of-process iframe asked about.
+
+    Opened lazily, detached together by :meth:`close` (use ``async with``). Lives for one read only; it
+    keeps no state between reads.
+    """
+
+    def __init__(self, page: Page) -> None:
+        self._page = page
+        self._sessions: dict[Frame | None, CDPSession | None] = {}
+
+    async def for_frame(self, frame: Frame | None = None) -> CDPSession | None:
+        """Return the session of the page (``frame=None``) or of an out-of-process ``frame``.
+
+        ``None`` when ``frame`` shares its parent's process (it has no session of its own) or is gone.
+        """
+        if frame not in self._sessions:
+            try:
+                self._sessions[frame] = await self._page.context.new_cdp_session(frame or self._page)
+            except PlaywrightError:
+                self._sessions[frame] = None  # an in-process frame (or a closed page): no session of its own
+        return self._sessions[frame]
+
+    async def close(self) -> None:
+        """Free this module's remote objects and detach every session opened."""
+        sessions = [s for s in self._sessions.values() if s is not None]
+        self._sessions.clear()
+        for cdp in sessions:
+            await release(cdp)
+            try:
+                await cdp.detach()
+            except PlaywrightError:
+                pass  # the page or frame closed: the session is gone with it
+
+    async def __aenter__(self) -> FrameSessions:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+
+async def kept_semantics(sessions: FrameSessions, frame: Frame, token: str,
+                         limit: int | None = None) -> list[NodeSemantics | None]:
+    """Return the semantics of the nodes the walk of ``frame`` kept under ``token``, in the walk's order.
+
+    Looks in the page's session first (the main frame and every in-process frame), then in ``frame``'s
+    own session (an out-of-process iframe). Only the first ``limit`` nodes are asked about (all when
+    ``None``); the list is that long. Empty when the nodes cannot be reached (the frame navigated).
+
+    Raises:
+        PageError: the page or browser closed.
+    """
+    keys: list[str | None] | None = None
+    page_session = await sessions.for_frame(None)
+    if page_session is not None:
+        keys = await kept_keys(page_session, token)
+    cdp = page_session
+    if keys is None and frame.parent_frame is not None:
+        cdp = await sessions.for_frame(frame)
+        keys = await kept_keys(cdp, token) if cdp is not None else None
+    if not keys or cdp is None:
+        return []
+    keys = keys[:limit] if limit is not None else keys
+    wanted = [k for k in keys if k]
+    answers = iter(await fetch(cdp, wanted))
+    return [next(answers) if k else None for k in keys]
+
+
+def _name_attribute(name: str, max_chars: int) -> str:
+    """Return `` data-name="…"`` for a name (whitespace collapsed, capped, escaped), or ``''`` when empty."""
+    name = _WHITESPACE.sub(" ", name).strip()
+    if not name:
+        return ""
+    if len(name) > max_chars:
+        name = name[:max_chars - 1] + "\u2026"
+    escaped = (name.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
+               .replace("\0", "\ufffd"))
+    return f' data-name="{escaped}"'
+
+
+def join_names(html: str, answers: Sequence[NodeSemantics | None], max_chars: int = MAX_NAME_CHARS) -> str:
+    """Put Chromium's accessible names into a frame's visible HTML, by the walker's ``data-ax`` markers.
+
+    Pure. The walker marks each kept node ``data-ax="i"`` (``i`` its index in the kept list, so in
+    ``answers``), followed by the name it computed itself, if any. A marker whose answer is a node Chromium
+    does not ignore gets Chromium's name (whitespace collapsed, at most ``max_chars`` characters, ending in
+    ``…`` when cut; no attribute when the name is empty); otherwise the walker's name stays. Every marker
+    is removed. Join each frame's HTML before splicing frames together: indexes are per frame.
+    """
+    def one(mark: re.Match[str]) -> str:
+        index = int(mark.group(1))
+        answer = answers[index] if index < len(answers) else None
+        if answer is None or answer.ignored:
+            return mark.group(2) or ""
+        return _name_attribute(answer.name, max_chars)
+
+    if "data-ax=" not in html:
+        return html
+    return _START_TAG.sub(lambda tag: _AX_MARK.sub(one, tag.group(0)), html)

@@ -1,0 +1,48 @@
+"""The pure half of browser/semantics.py: parsing CDP's AX nodes and joining names into visible HTML."""
+
+from __future__ import annotations
+
+from browser_ctx.browser import semantics
+from browser_ctx.browser.semantics import NodeSemantics
+
+
+def test_parse_node_reads_properties_and_counts() -> None:
+    node = {"nodeId": "7", "ignored": False, "backendDOMNodeId": 42,
+            "role": {"type": "role", "value": "checkbox"}, "name": {"type": "computedString", "value": "Mixed"},
+            "properties": [{"name": "checked", "value": {"type": "tristate", "value": "mixed"}},
+                           {"name": "invalid", "value": {"type": "token", "value": "false"}},
+                           {"name": "required", "value": {"type": "boolean", "value": True}},
+                           {"name": "expanded", "value": {"type": "booleanOrUndefined", "value": False}},
+                           {"name": "level", "value": {"type": "integer", "value": 2}}]}
+    sem = semantics.parse_node(node, {"aria-rowindex": "12", "aria-rowcount": "many"})
+    assert (sem.role, sem.name, sem.backend_node_id, sem.level) == ("checkbox", "Mixed", 42, 2)
+    assert sem.invalid is None and sem.required and sem.checked == "mixed"
+    assert (sem.row_index, sem.row_count) == (12, None)
+    assert sem.states == ("required", "checked=mixed", "collapsed")
+    assert semantics.parse_node({"role": {"value": "generic"}, "ignored": True}).ignored
+
+
+def test_join_names_replaces_marked_names_only_inside_tags() -> None:
+    html = ('<body><button data-ax="0" data-name="walker" data-ref="e1"></button>'
+            '<a href="/x" data-ax="1" data-ref="e2">go</a>'
+            '<p>text with data-ax="0" data-name="kept as text"</p>'
+            '<input type="text" data-ax="2" data-name="mine" data-ref="e3">'
+            '<nav data-ax="3" data-name="fallback"></nav></body>')
+    answers = [NodeSemantics(role="button", name="Delete  item\n"),
+               NodeSemantics(role="link", name='Say "hi" <now> & ' + "x" * 300),
+               NodeSemantics(role="textbox", name=""),
+               None]
+    out = semantics.join_names(html, answers, max_chars=20)
+    assert '<button data-name="Delete item" data-ref="e1">' in out
+    assert '<a href="/x" data-name="Say &quot;hi&quot; &lt;now&gt; &amp; xx\u2026" data-ref="e2">' in out
+    assert 'text with data-ax="0" data-name="kept as text"' in out  # text is never rewritten
+    assert '<input type="text" data-ref="e3">' in out  # Chromium says: no name
+    assert '<nav data-name="fallback">' in out  # no answer: the walker's name stays
+    assert "data-ax" not in out.replace('data-ax="0" data-name="kept', "")
+
+
+def test_join_names_ignored_node_keeps_walker_name_and_plain_html_is_untouched() -> None:
+    html = '<div><span role="button" data-ax="0" data-ref="e1">x</span></div>'
+    assert semantics.join_names(html, [NodeSemantics(role="none", name="Z", ignored=True)]) == \
+        '<div><span role="button" data-ref="e1">x</span></div>'
+    assert semantics.join_names("<p>plain</p>", []) == "<p>plain</p>"
