@@ -129,6 +129,9 @@ def _fingerprint(text: str) -> str:
     return hashlib.sha1(text.encode("utf-8", "surrogatepass")).hexdigest()[:FINGERPRINT_HEX]
 
 
+#: Rounds of counting the structured content with its own ``sessionTokens`` figure until the figure
+#: includes itself (it settles in one or two; a figure that gains a digit needs another).
+SESSION_TOKENS_ROUNDS = 4
 #: Stand-in for ``sessionTokens`` while capping, at least as wide as the real figure, so the
 #: cap leaves room for it.
 _SESSION_PLACEHOLDER = 10**12
@@ -160,7 +163,7 @@ def _account(session: BrowserSession, tool: str, result: types.CallToolResult, i
     if sc is not None:
         fixed = ledger.session_tokens + info.image_tokens + text_tokens
         guess = fixed + _tokens_json({**sc, "sessionTokens": fixed})
-        for _ in range(4):
+        for _ in range(SESSION_TOKENS_ROUNDS):
             sc["sessionTokens"] = guess
             meta_tokens = _tokens_json(sc)
             if fixed + meta_tokens == guess:
