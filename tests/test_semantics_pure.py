@@ -46,3 +46,14 @@ def test_join_names_ignored_node_keeps_walker_name_and_plain_html_is_untouched()
     assert semantics.join_names(html, [NodeSemantics(role="none", name="Z", ignored=True)]) == \
         '<div><span role="button" data-ref="e1">x</span></div>'
     assert semantics.join_names("<p>plain</p>", []) == "<p>plain</p>"
+
+
+def test_empty_name_falls_back_to_placeholder_or_title_source() -> None:
+    name = {"type": "computedString", "value": "",
+            "sources": [{"type": "relatedElement", "nativeSource": "labelfor", "value": {"value": ""}},
+                        {"type": "attribute", "attribute": "title"},
+                        {"type": "placeholder", "attribute": "placeholder",
+                         "attributeValue": {"type": "string", "value": "SEARCH"}, "superseded": True}]}
+    node = {"role": {"value": "textbox"}, "name": name}
+    assert semantics.parse_node(node).name == "SEARCH"
+    assert semantics.parse_node({"role": {"value": "textbox"}, "name": {"value": ""}}).name == ""

@@ -164,6 +164,25 @@ def _int_or_none(text: Any) -> int | None:
         return None
 
 
+def _name(field: Mapping[str, Any] | None) -> str:
+    """Return the accessible name of an AXNode's ``name`` field.
+
+    Chromium stops at an empty ``<label for>`` (``<label for="q"></label><input id="q" placeholder="Search">``
+    is named ""), where accname and Playwright go on to ``title`` and ``placeholder``; its list of name
+    sources still holds them, so an empty name falls back to the first non-empty ``title`` or placeholder
+    source.
+    """
+    name = str(_scalar(field) or "")
+    if name.strip() or not field:
+        return name
+    for source in field.get("sources") or ():
+        if source.get("type") == "placeholder" or source.get("attribute") == "title":
+            text = str(_scalar(source.get("value")) or _scalar(source.get("attributeValue")) or "")
+            if text.strip():
+                return text
+    return name
+
+
 def parse_node(node: Mapping[str, Any], attributes: Mapping[str, str] | None = None) -> NodeSemantics:
     """Return the :class:`NodeSemantics` of one CDP ``Accessibility.AXNode`` (a dict as CDP sends it).
 
@@ -189,7 +208,7 @@ def parse_node(node: Mapping[str, Any], attributes: Mapping[str, str] | None = N
     backend = node.get("backendDOMNodeId")
     return NodeSemantics(
         role=str(_scalar(node.get("role")) or ""),
-        name=str(_scalar(node.get("name")) or ""),
+        name=_name(node.get("name")),
         description=str(_scalar(node.get("description")) or ""),
         value=None if value is None or value == "" else str(value),
         ignored=bool(node.get("ignored")),

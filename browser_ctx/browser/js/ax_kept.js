@@ -8,7 +8,11 @@
   const find = (w) => {
     try {
       const bc = w.__browserCtx;
-      if (bc && bc.axToken === token && Array.isArray(bc.axKept)) return bc.axKept;
+      if (bc && bc.axToken === token && Array.isArray(bc.axKept)) {
+        const kept = bc.axKept;
+        bc.axKept = null;  /* read once: the page keeps no reference to the nodes after this */
+        return kept;
+      }
     } catch (e) { /* a cross-origin frame: not ours to read from here */ }
     for (let i = 0; i < w.frames.length; i++) {
       const hit = find(w.frames[i]);
