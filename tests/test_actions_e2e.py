@@ -41,6 +41,30 @@ def _sse(handler: Any) -> None:
 ROUTES["/actions/sse"] = _sse
 
 
+def _slow(handler: Any) -> None:
+    """A response that takes 6 s to come (longer than the settle limit the test sets)."""
+    time.sleep(6)
+    body = b"Report ready"
+    handler.send_response(200)
+    handler.send_header("Content-Type", "text/plain")
+    handler.send_header("Content-Length", str(len(body)))
+    handler.end_headers()
+    handler.wfile.write(body)
+
+
+def _status(handler: Any) -> None:
+    body = b'{"ok": true}'
+    handler.send_response(200)
+    handler.send_header("Content-Type", "application/json")
+    handler.send_header("Content-Length", str(len(body)))
+    handler.end_headers()
+    handler.wfile.write(body)
+
+
+ROUTES["/actions/slow"] = _slow
+ROUTES["/actions/status"] = _status
+
+
 class Driver:
     """Calls tools and checks every result against its cap."""
 
@@ -96,6 +120,19 @@ async def test_dialog_policy_from_the_command_line(site: str) -> None:
         assert "+ text: Account deleted" in rec
         rec = await drv.call("browser_click", target="#warn")
         assert 'Dialog alert "Careful!" → dismissed (default policy)' in rec, rec
+
+
+async def test_requests_in_flight_and_polling_are_reported(site: str) -> None:
+    """Requests are read from the tab's capture: one still loading at the settle limit is named, and
+    polling (the same URL again and again) is not waited for."""
+    async with mcp_session("--settle-max-ms", "2000") as session:
+        drv = Driver(session, site)
+        await drv.open("busy.html")
+        rec = await drv.call("browser_click", target="#slow")
+        assert re.search(r"Still busy after 2 s \(1 request still loading \(\S+/actions/slow\)\)", rec), rec
+        rec = await drv.call("browser_click", target="#poll")
+        assert re.search(r"The network never goes quiet \(polling \S+/actions/status \(\d+ requests\)\)", rec), rec
+        assert "Still busy" not in rec
 
 
 async def test_form_validation_fill_form_and_select(drv: Driver) -> None:

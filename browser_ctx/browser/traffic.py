@@ -56,6 +56,7 @@ class Traffic:
         long_lived: labels of EventSource/WebSocket connections opened.
         poll_counts: requests per URL (scheme, host, path).
         failed: one line per failed request or HTTP error (status >= 400).
+        activity: a figure that changes whenever a counted request starts, is answered, finishes or fails.
     """
 
     base: int = 0
@@ -69,6 +70,7 @@ class Traffic:
         """Recount from the capture's ``records``; return whether anything changed since the last read."""
         new = [r for r in records if r.index > self.base]
         self.inflight, self.long_lived, self.poll_counts, self.failed = [], [], {}, []
+        activity = 0  # changes whenever a counted request starts, is answered, finishes or fails
         for rec in new:
             if _internal(rec.url):
                 continue
@@ -82,8 +84,10 @@ class Traffic:
             elif rec.failure and not ("ERR_ABORTED" in rec.failure and rec.resource_type == "document"):
                 # (an aborted document: a navigation replaced by another one, or a download)
                 self.failed.append(f"{rec.method} {short_url(rec.url)} → {rec.failure}")
-            if self.poll_counts[key] < POLL_REPEATS and rec.status is None and rec.end is None:
+            if self.poll_counts[key] >= POLL_REPEATS:
+                continue  # polling: neither waited for nor counted as activity
+            activity += rec.seq + 1
+            if rec.status is None and rec.end is None:
                 self.inflight.append(rec.url)
-        activity = sum(r.seq for r in new) + len(new)
         changed, self.activity = activity != self.activity, activity
         return changed
