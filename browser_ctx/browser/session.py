@@ -93,6 +93,8 @@ class Tab:
             self.captures.popitem(last=False)
 
 
+#: Playwright's device descriptors by name, read once per process: constant data of the installed
+#: Playwright, not per-session state (no session writes to it after the first read).
 _DEVICES: dict[str, dict[str, Any]] = {}
 
 
