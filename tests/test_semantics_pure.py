@@ -22,7 +22,7 @@ def test_parse_node_reads_properties_and_counts() -> None:
     assert semantics.parse_node({"role": {"value": "generic"}, "ignored": True}).ignored
 
 
-def test_join_names_replaces_marked_names_only_inside_tags() -> None:
+def test_join_replaces_marked_names_only_inside_tags() -> None:
     html = ('<body><button data-ax="0" data-name="walker" data-ref="e1"></button>'
             '<a href="/x" data-ax="1" data-ref="e2">go</a>'
             '<p>text with data-ax="0" data-name="kept as text"</p>'
@@ -32,7 +32,7 @@ def test_join_names_replaces_marked_names_only_inside_tags() -> None:
                NodeSemantics(role="link", name='Say "hi" <now> & ' + "x" * 300),
                NodeSemantics(role="textbox", name=""),
                None]
-    out = semantics.join_names(html, answers, max_chars=20)
+    out = semantics.join_semantics(html, answers, max_name_chars=20)
     assert '<button data-name="Delete item" data-ref="e1">' in out
     assert '<a href="/x" data-name="Say &quot;hi&quot; &lt;now&gt; &amp; xx\u2026" data-ref="e2">' in out
     assert 'text with data-ax="0" data-name="kept as text"' in out  # text is never rewritten
@@ -41,11 +41,11 @@ def test_join_names_replaces_marked_names_only_inside_tags() -> None:
     assert "data-ax" not in out.replace('data-ax="0" data-name="kept', "")
 
 
-def test_join_names_ignored_node_keeps_walker_name_and_plain_html_is_untouched() -> None:
+def test_join_ignored_node_keeps_walker_name_and_plain_html_is_untouched() -> None:
     html = '<div><span role="button" data-ax="0" data-ref="e1">x</span></div>'
-    assert semantics.join_names(html, [NodeSemantics(role="none", name="Z", ignored=True)]) == \
+    assert semantics.join_semantics(html, [NodeSemantics(role="none", name="Z", ignored=True)]) == \
         '<div><span role="button" data-ref="e1">x</span></div>'
-    assert semantics.join_names("<p>plain</p>", []) == "<p>plain</p>"
+    assert semantics.join_semantics("<p>plain</p>", []) == "<p>plain</p>"
 
 
 def test_empty_name_falls_back_to_placeholder_or_title_source() -> None:
@@ -57,3 +57,19 @@ def test_empty_name_falls_back_to_placeholder_or_title_source() -> None:
     node = {"role": {"value": "textbox"}, "name": name}
     assert semantics.parse_node(node).name == "SEARCH"
     assert semantics.parse_node({"role": {"value": "textbox"}, "name": {"value": ""}}).name == ""
+
+
+def test_join_adds_invalid_and_custom_control_values_only_where_the_walker_had_none() -> None:
+    html = ('<div role="combobox" data-ax="0" data-name="x" data-ref="e1">Spain</div>'
+            '<input data-ax="1" data-ref="e2" type="text" data-value="Ada">'
+            '<input data-ax="2" data-ref="e3" type="password" data-filled="yes">'
+            '<a href="/a" data-ax="3" data-ref="e4">a</a>')
+    answers = [NodeSemantics(role="combobox", name="Country", value="Spain"),
+               NodeSemantics(role="textbox", name="Full name", value="Ada", invalid="true"),
+               NodeSemantics(role="textbox", name="Password", value="\u2022\u2022\u2022"),
+               NodeSemantics(role="link", name="a", value="http://x/a")]
+    out = semantics.join_semantics(html, answers)
+    assert '<div role="combobox" data-name="Country" data-value="Spain" data-ref="e1">' in out
+    assert '<input data-name="Full name" aria-invalid="true" data-ref="e2" type="text" data-value="Ada">' in out
+    assert '<input data-name="Password" data-ref="e3" type="password" data-filled="yes">' in out
+    assert '<a href="/a" data-name="a" data-ref="e4">' in out

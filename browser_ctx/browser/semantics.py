@@ -55,8 +55,10 @@ __all__ = [
     "kept_keys",
     "FrameSessions",
     "kept_semantics",
-    "join_names",
+    "join_semantics",
     "MAX_NAME_CHARS",
+    "MAX_VALUE_CHARS",
+    "VALUE_ROLES",
 ]
 
 #: A node to ask about: a Runtime ``objectId`` (str, valid in the CDP session it came from) or a DOM
@@ -364,6 +366,11 @@ async def release(cdp: CDPSession) -> None:
 
 #: Characters of an accessible name kept in ``data-name`` (longer ones end in ``…``), as the walker does.
 MAX_NAME_CHARS = 200
+#: Characters of a value kept in ``data-value`` (longer ones end in ``…``), as the walker does.
+MAX_VALUE_CHARS = 200
+#: Roles whose value Chromium reports is shown as ``data-value`` when the walker found none (a custom
+#: combobox's current option, a slider's or spinbutton's ``aria-valuetext``/``aria-valuenow``).
+VALUE_ROLES = frozenset({"combobox", "slider", "spinbutton", "progressbar", "meter", "scrollbar"})
 
 #: A start tag of visible HTML (text never holds a raw ``<`` or ``>``: the walker escapes them).
 _START_TAG = re.compile(r"<[A-Za-z][^<>]*>")
@@ -460,34 +467,57 @@ async def kept_semantics(sessions: FrameSessions, frame: Frame, token: str,
     return [next(answers) if k else None for k in keys]
 
 
-def _name_attribute(name: str, max_chars: int) -> str:
-    """Return `` data-name="…"`` for a name (whitespace collapsed, capped, escaped), or ``''`` when empty."""
-    name = _WHITESPACE.sub(" ", name).strip()
-    if not name:
+def _attribute(key: str, text: str, max_chars: int) -> str:
+    """Return `` key="…"`` (whitespace collapsed, capped with ``…``, escaped), or ``''`` when ``text`` is empty."""
+    text = _WHITESPACE.sub(" ", text).strip()
+    if not text:
         return ""
-    if len(name) > max_chars:
-        name = name[:max_chars - 1] + "\u2026"
-    escaped = (name.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
+    if len(text) > max_chars:
+        text = text[:max_chars - 1] + "\u2026"
+    escaped = (text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
                .replace("\0", "\ufffd"))
-    return f' data-name="{escaped}"'
+    return f' {key}="{escaped}"'
 
 
-def join_names(html: str, answers: Sequence[NodeSemantics | None], max_chars: int = MAX_NAME_CHARS) -> str:
-    """Put Chromium's accessible names into a frame's visible HTML, by the walker's ``data-ax`` markers.
+def _joined(tag: str, mark: re.Match[str], answers: Sequence[NodeSemantics | None], max_name_chars: int,
+            max_value_chars: int) -> str:
+    """Return what replaces one ``data-ax`` marker (and the walker's name after it) inside start tag ``tag``."""
+    index = int(mark.group(1))
+    answer = answers[index] if index < len(answers) else None
+    if answer is None or answer.ignored:
+        return mark.group(2) or ""
+    out = _attribute("data-name", answer.name, max_name_chars)
+    if answer.invalid and " aria-invalid=" not in tag:
+        out += ' aria-invalid="true"'
+    if answer.value and answer.role in VALUE_ROLES and " data-value=" not in tag and " data-filled=" not in tag:
+        out += _attribute("data-value", answer.value, max_value_chars)
+    return out
+
+
+def join_semantics(html: str, answers: Sequence[NodeSemantics | None], max_name_chars: int = MAX_NAME_CHARS,
+                   max_value_chars: int = MAX_VALUE_CHARS) -> str:
+    """Put Chromium's semantics into a frame's visible HTML, by the walker's ``data-ax`` markers.
 
     Pure. The walker marks each kept node ``data-ax="i"`` (``i`` its index in the kept list, so in
-    ``answers``), followed by the name it computed itself, if any. A marker whose answer is a node Chromium
-    does not ignore gets Chromium's name (whitespace collapsed, at most ``max_chars`` characters, ending in
-    ``…`` when cut; no attribute when the name is empty); otherwise the walker's name stays. Every marker
-    is removed. Join each frame's HTML before splicing frames together: indexes are per frame.
-    """
-    def one(mark: re.Match[str]) -> str:
-        index = int(mark.group(1))
-        answer = answers[index] if index < len(answers) else None
-        if answer is None or answer.ignored:
-            return mark.group(2) or ""
-        return _name_attribute(answer.name, max_chars)
+    ``answers``), followed by the name it computed itself, if any. A marker whose answer is a node
+    Chromium does not ignore gets, in its place:
 
+    - ``data-name``: Chromium's accessible name (whitespace collapsed, at most ``max_name_chars``
+      characters, ending in ``…`` when cut; no attribute when the name is empty);
+    - ``aria-invalid="true"`` when Chromium says the node is invalid (``aria-invalid``, or a native
+      field that failed validation), unless the tag has one;
+    - ``data-value``: Chromium's value (at most ``max_value_chars`` characters) for the roles of
+      :data:`VALUE_ROLES` whose tag carries no ``data-value``/``data-filled`` of the walker's own (a
+      custom combobox showing "Spain", a slider's ``aria-valuetext``).
+
+    Otherwise (no answer, or an ignored node) the walker's name stays. Every marker is removed. Join each
+    frame's HTML before splicing frames together: indexes are per frame.
+    """
     if "data-ax=" not in html:
         return html
-    return _START_TAG.sub(lambda tag: _AX_MARK.sub(one, tag.group(0)), html)
+
+    def tag_joined(tag: re.Match[str]) -> str:
+        text = tag.group(0)
+        return _AX_MARK.sub(lambda m: _joined(text, m, answers, max_name_chars, max_value_chars), text)
+
+    return _START_TAG.sub(tag_joined, html)
