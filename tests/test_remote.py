@@ -23,6 +23,7 @@ from collections.abc import Iterator
 import httpx2
 import pytest
 
+from browser_ctx._errors import BrowserLaunchError
 from browser_ctx.browser.launcher import chromium_args, find_executable
 from browser_ctx.browser.remote import RemoteBrowser, explain_connect_error
 from browser_ctx.settings import LaunchSettings
@@ -115,6 +116,31 @@ def test_connect_errors_name_cause_and_fix():
     why, retry = explain_connect_error(label, "WebSocket error: connect ECONNREFUSED 10.0.0.5:3000\nCall log:")
     assert retry and why.startswith("Nothing answers at the browser at ws://pool:3000/")
     assert explain_connect_error(label, "something else")[1]
+
+
+async def test_a_refused_connection_makes_the_provider_unavailable_for_a_while():
+    """An endpoint that answers TCP but refuses the connection (a wrong token) is not "available": a balancer
+    reading /healthz keeps the server out of rotation instead of sending it calls that all fail."""
+    async def refuse(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        with contextlib.suppress(asyncio.IncompleteReadError, ConnectionError):  # the TCP probe sends nothing
+            await reader.readuntil(b"\r\n\r\n")
+            writer.write(b"HTTP/1.1 401 Unauthorized\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+            await writer.drain()
+        writer.close()
+
+    listener = await asyncio.start_server(refuse, "127.0.0.1", 0)
+    port = listener.sockets[0].getsockname()[1]
+    remote = RemoteBrowser(LaunchSettings(ws_endpoint=f"ws://127.0.0.1:{port}/", connect_timeout_ms=5000))
+    try:
+        assert await remote.available()  # TCP answers, nothing tried yet
+        with pytest.raises(BrowserLaunchError, match="refused the connection .*401"):
+            await remote.open_context({})
+        assert remote.attempts == 1  # a refused token is not retried
+        assert not await remote.available()
+        assert "401" in (remote.failed_recently() or "")
+    finally:
+        await remote.close()
+        listener.close()
 
 
 async def loss_reported(s) -> str:

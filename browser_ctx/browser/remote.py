@@ -38,6 +38,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
+import time
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
@@ -50,7 +51,7 @@ from .extract import register_ref_engine
 from .launcher import chromium_args, find_executable
 
 __all__ = ["BrowserProvider", "RemoteBrowser", "LaunchedBrowser", "BACKOFF_START_S", "PROBE_TIMEOUT_S",
-           "explain_connect_error"]
+           "RECENT_FAILURE_S", "explain_connect_error"]
 
 log = logging.getLogger("browser_ctx")
 
@@ -58,6 +59,10 @@ log = logging.getLogger("browser_ctx")
 BACKOFF_START_S = 0.25
 #: Seconds a readiness probe (:meth:`BrowserProvider.available`) may take to reach a remote endpoint.
 PROBE_TIMEOUT_S = 1.0
+#: Seconds after a failed launch / connection during which :meth:`BrowserProvider.available` says no even if the
+#: endpoint answers TCP (a refused token, a server without a browser): a balancer keeps the server out of
+#: rotation meanwhile, then lets a call try again.
+RECENT_FAILURE_S = 30.0
 #: Seconds closing the browser (or stopping Playwright) may take before it is abandoned.
 _CLOSE_TIMEOUT_S = 10
 
@@ -78,6 +83,8 @@ class BrowserProvider:
         self._closed = False
         #: Successful launches / connections so far; every one after the first is a relaunch or reconnect.
         self.starts = 0
+        #: The last launch / connection failure, ``(time.monotonic(), one-line reason)``; cleared by a success.
+        self.last_failure: tuple[float, str] | None = None
 
     @property
     def up(self) -> bool:
@@ -99,11 +106,18 @@ class BrowserProvider:
         return "The browser had closed or crashed; relaunched it (tabs and page state were lost)."
 
     async def available(self) -> bool:
-        """Whether a call could get a browser now: it is up, or it could be launched / reached.
+        """Whether a call could get a browser now: it is up, or it could be launched / reached and no launch or
+        connection failed in the last :data:`RECENT_FAILURE_S` seconds.
 
         Cheap enough for a health check every second: never launches or connects a browser.
         """
         return self.up and not self._closed
+
+    def failed_recently(self) -> str | None:
+        """The reason of a launch / connection failure less than :data:`RECENT_FAILURE_S` seconds old, if any."""
+        if self.last_failure is None or time.monotonic() - self.last_failure[0] >= RECENT_FAILURE_S:
+            return None
+        return self.last_failure[1]
 
     async def _start(self) -> Browser:
         raise NotImplementedError
@@ -117,9 +131,14 @@ class BrowserProvider:
             if self._pw is None:
                 self._pw = await async_playwright().start()
                 await register_ref_engine(self._pw)
-            browser = await self._start()
+            try:
+                browser = await self._start()
+            except BrowserCtxError as exc:
+                self.last_failure = (time.monotonic(), str(exc))
+                raise
             self._browser = browser
             self.starts += 1
+            self.last_failure = None
             browser.on("disconnected", self._on_disconnected)
             return browser
 
@@ -265,11 +284,14 @@ class RemoteBrowser(BrowserProvider):
 
     async def available(self) -> bool:
         """Connected, or the endpoint accepts a TCP connection within :data:`PROBE_TIMEOUT_S` (no browser is
-        launched and no WebSocket opened: a probe costs the remote side nothing)."""
+        launched and no WebSocket opened: a probe costs the remote side nothing), and no connection failed
+        in the last :data:`RECENT_FAILURE_S` seconds."""
         if self._closed:
             return False
         if self.up:
             return True
+        if self.failed_recently():
+            return False
         parts = urlsplit(self.endpoint)
         port = parts.port or (443 if parts.scheme in ("https", "wss") else 80)
         try:
@@ -351,11 +373,14 @@ class LaunchedBrowser(BrowserProvider):
         return browser
 
     async def available(self) -> bool:
-        """Launched, or a browser executable is found (nothing is launched to check)."""
+        """Launched, or a browser executable is found and no launch failed in the last
+        :data:`RECENT_FAILURE_S` seconds (nothing is launched to check)."""
         if self._closed:
             return False
         if self.up:
             return True
+        if self.failed_recently():
+            return False
         try:
             find_executable(self.launch)
         except BrowserCtxError:

@@ -413,7 +413,8 @@ class SessionPool:
 
     async def health(self, *, detail: bool = True) -> tuple[int, dict[str, Any]]:
         """Return the readiness ``(HTTP status, report)``: 200 or 503, and the status word, plus (with
-        ``detail``) browser up/down, session, context and tab counts, and the mode. Never page data."""
+        ``detail``) browser up/down, session, context and tab counts, the mode, and when unavailable the
+        ``reason`` the last launch or connection failed. Never page data."""
         ready = await self.ready()
         status = "shutting down" if self._closing else "ok" if ready else "unavailable"
         report: dict[str, Any] = {"status": status}
@@ -421,6 +422,9 @@ class SessionPool:
             s = self.stats()
             report.update(browser="up" if s.browser_up else "down", sessions=s.sessions, contexts=s.contexts,
                           tabs=s.tabs, mode="shared" if self.shared_context else "per-session")
+            reason = self.provider.failed_recently() if self.provider is not None and not ready else None
+            if reason:
+                report["reason"] = reason  # why the last launch / connection failed (no page data)
         return (200 if ready else 503), report
 
 
