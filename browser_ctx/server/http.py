@@ -6,12 +6,14 @@ Served with the SDK's :class:`~mcp.server.streamable_http_manager.StreamableHTTP
 - ``POST/GET/DELETE /mcp``: the MCP endpoint (stateful sessions, ``Mcp-Session-Id`` header).
 - ``GET /livez``: liveness: ``200 {"status": "ok"}`` while the process serves, ``503`` while it shuts down.
 - ``GET /healthz``: readiness, for load balancers: ``200`` when a call could get a browser now (it is up,
-  or it can be launched: an executable is found; or reached: the remote endpoint accepts a TCP connection),
-  else ``503`` (browser endpoint unreachable, no executable, shutting down). The body is
+  or it can be launched: an executable is found; or reached: the remote endpoint accepts a TCP connection;
+  and no launch or connection failed in the last 30 s), else ``503`` (browser endpoint unreachable, no
+  executable, a recent failure such as a refused token, shutting down). The body is
   ``{"status": "ok"|"unavailable"|"shutting down"}``; a request with the token (or any request when no
   token is set) also gets ``"browser": "up"|"down"``, ``"sessions"``, ``"contexts"``, ``"tabs"`` and
   ``"mode": "per-session"|"shared"``. ``browser`` is ``down`` until the first call launches (or connects
-  to) the browser, and after it crashed until the next call; that alone is not a 503.
+  to) the browser, and after it crashed until the next call; that alone is not a 503. When unavailable, the
+  token-holder's report also has ``"reason"``: the last launch or connection error (no page data).
 - ``GET /metrics``: Prometheus metrics (:mod:`.metrics`).
 
 What the token protects: with ``--auth-token`` (or ``$BROWSER_CTX_AUTH_TOKEN``), every request but
