@@ -423,11 +423,14 @@ class FrameSessions:
         return self._sessions[frame]
 
     async def close(self) -> None:
-        """Free this module's remote objects and detach every session opened."""
+        """Detach every session opened (which frees their remote objects).
+
+        Never asks the page anything (a page stuck in a script would not answer): detaching is done by
+        the browser process.
+        """
         sessions = [s for s in self._sessions.values() if s is not None]
         self._sessions.clear()
         for cdp in sessions:
-            await release(cdp)
             try:
                 await cdp.detach()
             except PlaywrightError:
