@@ -17,7 +17,7 @@ from ... import files
 from ..._errors import ActionTimeout, InvalidArgument, PageError, one_line, translate
 from ...browser.reading import interrupt_scripts
 from ...browser.scripts import script
-from ...core.jsonsafe import SERIALISER_JS, Limits, parse_result, render_result
+from ...core.jsonsafe import Limits, parse_result, render_result
 from ..registry import Rendered, ToolCall, ToolSpec
 from .element import one_element
 
@@ -39,7 +39,7 @@ def _wrapper(function: str, limits: Limits) -> str:
     is installed; a bare expression works too, ``await`` included.
     """
     return (f"async (__bcElement) => ({script('evaluate')})(__bcElement, async () => [({function}\n)], "
-            f"{SERIALISER_JS}, {json.dumps(limits.as_js())})")
+            f"{script('serialise')}, {json.dumps(limits.as_js())})")
 
 
 def _csp_error(message: str) -> PageError:
@@ -53,7 +53,7 @@ async def evaluate(call: ToolCall) -> Rendered:
     """Run ``function`` in the page (or on the element ``target`` names) and return its result, safely serialised.
 
     ``function`` is ``() => …`` or ``(element) => …`` (async allowed; a bare expression works too).
-    The result is serialised in the page by :data:`browser_ctx.core.jsonsafe.SERIALISER_JS`
+    The result is serialised in the page by ``browser/js/serialise.js``
     (cycles, DOM nodes, functions, BigInt, huge strings and arrays become markers) and rendered by
     :func:`browser_ctx.core.jsonsafe.render_result`; the pipeline caps it (``offset`` reads on).
     ``filename`` saves the whole rendering instead and returns its path and size.
