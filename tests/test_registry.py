@@ -5,9 +5,11 @@ from __future__ import annotations
 import pytest
 
 from browser_ctx._errors import InvalidArgument
-from browser_ctx.server.app import select_tools
+from browser_ctx.core.ledger import Ledger
+from browser_ctx.server.app import INSTRUCTIONS, instructions, select_tools
 from browser_ctx.server.pipeline import validate_arguments
 from browser_ctx.server.tools import FAMILIES, all_tools
+from browser_ctx.settings import CapSettings
 
 
 def test_every_family_is_registered_once_in_order():
@@ -32,3 +34,16 @@ def test_screenshot_rejects_element_as_its_docs_say():
     with pytest.raises(InvalidArgument, match="unknown parameter.*element"):
         validate_arguments(spec, {"element": "the logo"})
     assert validate_arguments(spec, {"target": "#logo", "maxTokens": 500}) == {"target": "#logo", "maxTokens": 500}
+
+
+def test_instructions_state_this_servers_caps() -> None:
+    assert "default 2000, max 8000" in INSTRUCTIONS
+    assert "default 500, max 3000" in instructions(CapSettings(default_max_tokens=500, ceiling_tokens=3000))
+
+
+def test_ledger_counts_measurable_reads_by_flag_not_by_name() -> None:
+    ledger = Ledger()
+    ledger.record("my_read", 10, measurable=True)  # a read whose baseline was not measured
+    ledger.record("browser_snapshot", 10)  # a name alone no longer makes a read
+    assert ledger.totals().measurable == 1
+    assert "Measured baselines: 0 calls" in ledger.render()

@@ -37,6 +37,7 @@ class ToolTally:
         baseline: tokens the usual alternative would have cost (see the module docstring).
         measured: calls whose baseline was measured rather than assumed equal to ``tokens``.
         pending: calls whose baseline is still being measured (counted as ``tokens`` until settled).
+        measurable: calls of read tools, whose baseline can be measured (a full snapshot of the page).
     """
 
     calls: int = 0
@@ -46,6 +47,7 @@ class ToolTally:
     baseline: int = 0
     measured: int = 0
     pending: int = 0
+    measurable: int = 0
 
     @property
     def saving(self) -> int:
@@ -72,7 +74,7 @@ class Ledger:
     # -- recording -------------------------------------------------------------------------
 
     def record(self, tool: str, tokens: int, *, baseline: int | None = None, image_tokens: int = 0,
-               error: bool = False, pending: bool = False) -> None:
+               error: bool = False, pending: bool = False, measurable: bool = False) -> None:
         """Add one call.
 
         Args:
@@ -83,6 +85,8 @@ class Ledger:
             error: the call returned an error.
             pending: the baseline is being measured; it counts as ``tokens + image_tokens`` until
                 :meth:`settle` replaces it.
+            measurable: the call is a read whose baseline can be measured (the summary says how many
+                of those were measured).
 
         Raises:
             ValueError: a negative figure.
@@ -92,6 +96,7 @@ class Ledger:
         tally = self.tools.setdefault(tool, ToolTally())
         tally.calls += 1
         tally.errors += int(error)
+        tally.measurable += int(measurable)
         tally.tokens += tokens
         tally.image_tokens += image_tokens
         if pending:
@@ -134,6 +139,7 @@ class Ledger:
             total.baseline += t.baseline
             total.measured += t.measured
             total.pending += t.pending
+            total.measurable += t.measurable
         return total
 
     # -- baseline cache ----------------------------------------------------------------------
@@ -187,8 +193,7 @@ class Ledger:
         lines.append("Baseline: reads = a full aria_snapshot(mode=\"ai\") of the same page; console/network = "
                      "the unfiltered listing; other tools, and reads not measured, = what they returned.")
         total = self.totals()
-        reads = sum(t.calls for n, t in self.tools.items() if n in ("browser_navigate", "browser_snapshot",
-                                                                      "browser_text"))
+        reads = sum(t.measurable for t in self.tools.values())
         if total.pending or reads > total.measured:
             lines.append(f"Measured baselines: {total.measured} calls"
                          + (f", {total.pending} still measuring" if total.pending else "") + ".")

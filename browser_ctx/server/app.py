@@ -23,14 +23,14 @@ from .. import __version__
 from .._errors import BrowserCtxError
 from ..browser.reading import interrupt_scripts
 from ..browser.session import BrowserSession
-from ..settings import Settings
+from ..settings import CapSettings, Settings
 from .pipeline import call_tool, error_result
 from .registry import ToolSpec
 from .resources import list_resources, read_resource
 from .tools import all_tools
 from .tools.ledger import tools_list_tokens
 
-__all__ = ["create_server", "all_tools", "select_tools", "INSTRUCTIONS", "CAPS_SETS"]
+__all__ = ["create_server", "all_tools", "select_tools", "instructions", "INSTRUCTIONS", "CAPS_SETS"]
 
 log = logging.getLogger("browser_ctx")
 
@@ -43,15 +43,23 @@ CAPS_SETS: dict[str, tuple[str, ...]] = {
     "all": ("core", "debug", "vision"),
 }
 
-INSTRUCTIONS = (
-    "browser-ctx drives a real browser. Every result is capped at maxTokens (o200k tokens, default 2000, "
-    "max 8000). A cut result has truncated=true and nextOffset: call the same tool with the same arguments "
-    "and offset=nextOffset to read on (characters). A repeated read of an unchanged page answers "
-    "'Unchanged since <fingerprint>'; force=true re-sends it. target = a ref from browser_snapshot (e.g. e12) or a "
-    "Playwright selector (CSS, text=, role=, data-testid=). Actions return what changed (URL, dialogs, tabs, "
-    "downloads, errors, DOM delta), not a snapshot. Console and network listings return a cursor: pass it "
-    "as since to get only what is new; limit caps the lines. Hidden text and secrets are never shown."
-)
+def instructions(caps: CapSettings) -> str:
+    """Return the server instructions the client shows the model, with this server's token caps
+    (``--max-tokens`` default and ``--max-tokens-ceiling``, o200k tokens) written in."""
+    return (
+        "browser-ctx drives a real browser. Every result is capped at maxTokens (o200k tokens, default "
+        f"{caps.default_max_tokens}, max {caps.ceiling_tokens}). A cut result has truncated=true and nextOffset: "
+        "call the same tool with the same arguments "
+        "and offset=nextOffset to read on (characters). A repeated read of an unchanged page answers "
+        "'Unchanged since <fingerprint>'; force=true re-sends it. target = a ref from browser_snapshot (e.g. e12) or a "
+        "Playwright selector (CSS, text=, role=, data-testid=). Actions return what changed (URL, dialogs, tabs, "
+        "downloads, errors, DOM delta), not a snapshot. Console and network listings return a cursor: pass it "
+        "as since to get only what is new; limit caps the lines. Hidden text and secrets are never shown."
+    )
+
+
+#: The instructions with the default caps (what ``browser-ctx serve`` sends without cap flags).
+INSTRUCTIONS = instructions(CapSettings())
 
 
 def select_tools(caps: tuple[str, ...] = ("default",), *, evaluate: bool = True) -> list[ToolSpec]:
@@ -162,7 +170,7 @@ def create_server(settings: Settings | None = None, *, caps: tuple[str, ...] = (
     return Server(
         "browser-ctx",
         version=__version__,
-        instructions=INSTRUCTIONS,
+        instructions=instructions(settings.caps),
         lifespan=lifespan,
         on_list_tools=on_list_tools,
         on_call_tool=on_call_tool,

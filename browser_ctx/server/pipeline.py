@@ -144,6 +144,8 @@ class _CallInfo:
         #: Tokens, ``None`` (unknown), or a task measuring them in the background.
         self.baseline: int | None | asyncio.Future[int | None] = None
         self.image_tokens = 0
+        #: The call is a read whose baseline can be measured (``ToolSpec.baseline`` is set).
+        self.measurable = False
 
 
 def _tokens_json(value: Any) -> int:
@@ -172,7 +174,8 @@ def _account(session: BrowserSession, tool: str, result: types.CallToolResult, i
     tokens = text_tokens + meta_tokens
     baseline = info.baseline
     if isinstance(baseline, asyncio.Future):
-        ledger.record(tool, tokens, image_tokens=info.image_tokens, error=bool(result.is_error), pending=True)
+        ledger.record(tool, tokens, image_tokens=info.image_tokens, error=bool(result.is_error), pending=True,
+                      measurable=info.measurable)
         provisional = tokens + info.image_tokens
 
         def settle(task: asyncio.Future[int | None]) -> None:
@@ -181,7 +184,8 @@ def _account(session: BrowserSession, tool: str, result: types.CallToolResult, i
 
         baseline.add_done_callback(settle)
     else:
-        ledger.record(tool, tokens, baseline=baseline, image_tokens=info.image_tokens, error=bool(result.is_error))
+        ledger.record(tool, tokens, baseline=baseline, image_tokens=info.image_tokens, error=bool(result.is_error),
+                      measurable=info.measurable)
 
 
 async def call_tool(spec: ToolSpec, arguments: dict[str, Any] | None, session: BrowserSession,
@@ -195,6 +199,7 @@ async def call_tool(spec: ToolSpec, arguments: dict[str, Any] | None, session: B
     ``session.ledger`` and its structured content carries ``sessionTokens``.
     """
     info = _CallInfo()
+    info.measurable = spec.baseline is not None
     result = await _call_tool(spec, arguments, session, settings, info)
     try:
         _account(session, spec.name, result, info)
