@@ -260,7 +260,11 @@ async def test_console_hook_methods_frames_and_original_console(site):
         tab.page.on("console", lambda m: seen.append(m.text))
         child = site.replace("127.0.0.1", "localhost") + "/events/console-child.html"
         tab = await t.goto(f"{site}/events/console-api.html?child={quote(child, safe='')}")
-        out = await t.text("browser_console_messages", level="debug")
+        for _ in range(100):  # the frame's batches wait for its session, attached when it commits (slow when busy)
+            out = await t.text("browser_console_messages", level="debug")
+            if "child frame warning" in out:
+                break
+            await asyncio.sleep(0.1)
         lines = out.splitlines()
         assert "[error] Assertion failed: math is broken (/events/console-api.html" in out
         assert "never shown" not in out

@@ -114,6 +114,8 @@ class RequestRecord:
         has_post_data: the request had a body (even if not kept).
         socket: WebSocket frames or EventSource messages.
         worker: made by one of the page's dedicated workers (listed with "(worker)").
+        cut_by_navigation: still in flight when its document was replaced; closed then ("cancelled
+            by navigation", ``end`` the time of the new document's commit as last seen).
         seq: update sequence number (bumped on every change; ``since`` cursors compare it).
     """
 
@@ -145,6 +147,7 @@ class RequestRecord:
     has_post_data: bool = False
     socket: SocketInfo | None = None
     worker: bool = False
+    cut_by_navigation: bool = False
     seq: int = 0
 
     @property
@@ -286,6 +289,8 @@ def _fold_key(r: RequestRecord) -> tuple:
     if r.resource_type in ("websocket", "eventsource", "document") or r.chain:
         return ("single", r.index)
     outcome = r.failure or r.blocked or r.status or ("pending" if r.pending else "?")
+    if r.cut_by_navigation:
+        outcome = f"cut {outcome}"
     return (r.section, r.method, r.resource_type, endpoint_key(r.url), outcome, r.from_service_worker, r.worker)
 
 
@@ -336,7 +341,13 @@ def shorten_url(url: str, base: str | None = None, max_chars: int = URL_CHARS) -
     return _shorten(url, base=base, limit=max_chars)
 
 
+#: How a request cut off by its document's navigation is listed.
+CUT_BY_NAVIGATION = "✗ cancelled by navigation"
+
+
 def _outcome(r: RequestRecord) -> str:
+    if r.cut_by_navigation:
+        return (f"→ {r.status} " if r.status is not None else "") + CUT_BY_NAVIGATION
     if r.failure or r.blocked:
         bits = ["✗", r.failure or "blocked"]
         if r.canceled:
@@ -416,6 +427,8 @@ def render_group(group: list[RequestRecord], *, base: str | None = None,
         parts.append(r.resource_type)
     if r.resource_type in ("websocket", "eventsource"):
         parts.append(_socket_text(r, sc))
+        if r.cut_by_navigation and r.duration_ms is not None:
+            parts.append(_ms([r.duration_ms]))
     else:
         if r.mime and len(group) == 1 and not r.failure and r.status and r.status != 204 \
                 and r.resource_type not in ("document", "script", "stylesheet", "image", "font"):

@@ -4,7 +4,8 @@ Importing this module registers them in :data:`tests.support.site.ROUTES`:
 
 - ``/events/api/big.json``: a 3 MB one-line JSON document;
 - ``/events/api/poll?n=N``: a small JSON answer (polled 300 times by network.html);
-- ``/events/api/fail``: HTTP 500; ``/events/api/slow``: answers after 1.5 s (aborted by the page);
+- ``/events/api/fail``: HTTP 500; ``/events/api/slow``: answers after 1.5 s (``?s=N``: N seconds, at
+  most 30; aborted by the page, or cut by its navigation);
 - ``/events/api/data``: JSON without CORS headers (fetched cross-origin, so it fails CORS);
 - ``/events/api/redirect?n=N``: a chain of N 302 redirects ending in JSON;
 - ``/events/api/stream``: an EventSource stream that never closes (a tick every 100 ms);
@@ -89,7 +90,8 @@ def _fail(h: BaseHTTPRequestHandler) -> None:
 
 
 def _slow(h: BaseHTTPRequestHandler) -> None:
-    time.sleep(1.5)
+    seconds = float((_query(h).get("s") or ["1.5"])[0])
+    time.sleep(min(seconds, 30.0))
     _send(h, 200, json.dumps({"slow": True}))
 
 

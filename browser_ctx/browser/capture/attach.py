@@ -203,13 +203,15 @@ class EventCapture:
         self._cdp = self._network.page_session = cdp
         self._listen(cdp, self._network.handlers() | self._console.handlers()
                      | {"Page.frameNavigated": self._on_frame_navigated,
-                        "Page.navigatedWithinDocument": self._on_same_document})
+                        "Page.navigatedWithinDocument": self._on_same_document,
+                        "Target.attachedToTarget": lambda p: self._workers.on_attached(cdp, p)})
         tree = await cdp.send("Page.getFrameTree")
         self._sections.main_frame = tree["frameTree"]["frame"]["id"]
         await cdp.send("Page.enable")
         await self._network.enable(cdp)
         await cdp.send("Log.enable")
         await self._console.enable(cdp)
+        await self._workers.watch_targets(cdp)
         # If a navigation committed while we were attaching, label the section with it.
         tree = await cdp.send("Page.getFrameTree")
         frame = tree["frameTree"]["frame"]
@@ -332,8 +334,9 @@ class EventCapture:
         if loader and loader == self._sections.loader:
             self._console.on_document(self._sections.current)
             self._sections.current.url = self.redactor.url(url)
-            return
-        self._console.on_document(self._sections.new(url, loader))
+        else:
+            self._console.on_document(self._sections.new(url, loader))
+        self._network.close_cut(self._sections.current.id)
 
     def _on_same_document(self, p: dict[str, Any]) -> None:
         main = self._sections.main_frame

@@ -87,6 +87,7 @@ class NetworkCapture:
         self._claimed: set[int] = set()  # indices Playwright reported as finished (see workers.py)
         self._pw_responses: dict[str, Response] = {}  # worker request id -> its Playwright response (bodies)
         self._next_index = 1
+        self._clock = 0.0  # the latest CDP monotonic timestamp seen (seconds)
         self.evicted = 0
         self.seq = 0
         self.page_session: CDPSession | None = None
@@ -140,6 +141,35 @@ class NetworkCapture:
     def _touch(self, rec: RequestRecord) -> None:
         self.seq += 1
         rec.seq = self.seq
+
+    def _stamp(self, p: dict[str, Any]) -> float:
+        """The event's CDP monotonic timestamp (0 when missing), remembered as the latest seen."""
+        at = float(p.get("timestamp") or 0)
+        self._clock = max(self._clock, at)
+        return at
+
+    def close_cut(self, current: int) -> int:
+        """The main frame committed the document of section ``current``: close every request of an
+        earlier section still in flight (and every stream still open) as cut by navigation, ending
+        at the latest browser time seen. Returns how many were closed. A request that finishes after
+        all (a ``keepalive`` fetch) is reopened by its end."""
+        closed = 0
+        for rec in self._requests.values():
+            if rec.section == current or rec.end is not None or rec.failure is not None:
+                continue
+            rec.cut_by_navigation = True
+            rec.end = max(self._clock, rec.start)
+            if rec.socket is not None:
+                rec.socket.closed = True
+            self._touch(rec)
+            closed += 1
+        return closed
+
+    def _reopen(self, rec: RequestRecord) -> None:
+        """A request closed as cut by navigation did go on after all."""
+        if rec.cut_by_navigation:
+            rec.cut_by_navigation = False
+            rec.end = None
 
     def _new_record(self, request_id: str, loader: str | None = None, **fields: Any) -> RequestRecord:
         section = self._sections.for_loader(loader)
@@ -242,7 +272,7 @@ class NetworkCapture:
                 self._sections.current.url = url
             return
         rec = self._new_record(rid, p.get("loaderId"), method=req.get("method", "GET"), url=url, resource_type=rtype,
-                               start=float(p.get("timestamp") or 0), wall_time=float(p.get("wallTime") or time.time()),
+                               start=self._stamp(p), wall_time=float(p.get("wallTime") or time.time()),
                                request_headers=headers)
         if req.get("hasPostData") or req.get("postData"):
             rec.has_post_data = True
@@ -272,7 +302,8 @@ class NetworkCapture:
         rec.status = int(resp.get("status", 0))
         rec.status_text = str(resp.get("statusText") or "")
         rec.mime = str(resp.get("mimeType") or "")
-        rec.response_at = float(p.get("timestamp") or 0) or None
+        self._reopen(rec)
+        rec.response_at = self._stamp(p) or None
         rec.from_service_worker = bool(resp.get("fromServiceWorker"))
         rec.from_cache = bool(resp.get("fromDiskCache") or resp.get("fromPrefetchCache"))
         if p.get("type"):
@@ -300,7 +331,8 @@ class NetworkCapture:
         rec = self._by_id.get(p.get("requestId", ""))
         if rec is None:
             return
-        rec.end = float(p.get("timestamp") or rec.start)
+        self._reopen(rec)
+        rec.end = self._stamp(p) or rec.start
         rec.encoded_bytes = int(p.get("encodedDataLength") or 0)
         if rec.socket is not None:
             rec.socket.closed = True
@@ -311,7 +343,8 @@ class NetworkCapture:
         rec = self._by_id.get(p.get("requestId", ""))
         if rec is None:
             return
-        rec.end = float(p.get("timestamp") or rec.start)
+        self._reopen(rec)
+        rec.end = self._stamp(p) or rec.start
         rec.failure = str(p.get("errorText") or "failed")
         rec.canceled = bool(p.get("canceled"))
         cors = (p.get("corsErrorStatus") or {}).get("corsError")
@@ -434,6 +467,8 @@ class NetworkCapture:
                         "summarised in the request line")
         if rec.failure and rec.status is None:
             return Body(None, missing=f"the request failed ({rec.failure}); there is no response body")
+        if rec.cut_by_navigation and rec.status is None:
+            return Body(None, missing="the request was cut off by the page's navigation; there is no response body")
         if rec.pending:
             return Body(None, missing="the response has not finished loading yet; call again shortly")
         if rec.status in (204, 304) or (rec.status and 300 <= rec.status < 400):

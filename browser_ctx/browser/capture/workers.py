@@ -1,15 +1,26 @@
 """Requests made by a tab's dedicated workers, labelled "(worker)".
 
 Why Playwright's request events here, when everything else comes from our own CDP sessions: a worker
-is a target of its own, and Playwright (attached first) lets it run as soon as *its* session is ready.
-Auto-attaching our page session to workers (``Target.setAutoAttach``, answered over
-``Target.sendMessageToTarget``) reaches the worker after it has started: measured on
-``fixtures/events/worker.html`` (a worker whose only ``fetch`` answers 500), our session saw the fetch
-in 0 of 8 loads (its response alone in 1), Playwright's ``requestfinished`` in 8 of 8. So once a tab
-has a worker (Playwright's ``worker`` event), :class:`WorkerRequests` listens to Playwright's
-``requestfinished`` / ``requestfailed`` of that page and files every request our CDP sessions did not
-see as a worker's; one our sessions saw but never saw end (the worker's own script, whose end is
-reported to the worker's target) is completed from Playwright's data.
+is a target of its own, and CDP events of a target Playwright's driver attached to on our behalf never
+reach us (only our sessions' own events do). Measured on ``fixtures/events/worker.html`` (a worker
+whose only ``fetch`` answers 500), in fresh sessions:
+
+- our page session auto-attached without flattening (``Target.sendMessageToTarget``) reached the
+  worker after it had started: it saw the fetch in 0 of 8 loads (its response alone in 1);
+- Playwright's ``requestfinished`` listened to from the start: 8 of 8, but then every request of the
+  page stays alive as two Playwright objects until the page closes (1,870 after three loads of the
+  310-request page), so it is not listened to on pages without workers;
+- listened to from the first ``Target.attachedToTarget`` of a worker: 5 of 8 (a worker starts as soon
+  as Playwright's own session lets it);
+- the same, with our page session auto-attaching to workers (:data:`WORKERS_ONLY`) *flattened* and
+  with ``waitForDebuggerOnStart`` (so the browser holds a new worker until we let go by detaching,
+  which we do at once, after asking for Playwright's events): 16 of 16.
+
+So :class:`WorkerRequests` does the last: once a tab has had a worker it listens to Playwright's
+``requestfinished`` / ``requestfailed`` of that page, files every request our CDP sessions did not see
+as a worker's, and completes one they saw start but never end (the worker's own script, whose end is
+reported to the worker's target). Service workers are not the page's targets: a response they serve is
+marked on the page's own request ("(service worker)"); their own fetches are not listed.
 
 Workers' console calls need nothing of this: Chromium reports them to the page's ``Log`` domain
 (source ``worker``), see :mod:`browser_ctx.core.console_payloads`.
@@ -20,10 +31,10 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from playwright.async_api import CDPSession, Page, Request, Response, Worker
 from playwright.async_api import Error as PlaywrightError
-from playwright.async_api import Page, Request, Response, Worker
 
 from .network import NetworkCapture
 
@@ -33,6 +44,9 @@ if TYPE_CHECKING:
 __all__ = ["WorkerRequests"]
 
 log = logging.getLogger("browser_ctx")
+
+#: ``Target.setAutoAttach`` filter: dedicated workers only (frames are never held).
+WORKERS_ONLY = [{"type": "worker", "exclude": False}, {"exclude": True}]
 
 
 class WorkerRequests:
@@ -57,6 +71,28 @@ class WorkerRequests:
 
     def _on_worker(self, _worker: Worker) -> None:
         self.workers += 1
+        self.listen()
+
+    @staticmethod
+    async def watch_targets(cdp: CDPSession) -> None:
+        """Have ``cdp`` (the page's session) told of every dedicated worker the page creates, held by the
+        browser until :meth:`on_attached` lets go of it."""
+        await cdp.send("Target.setAutoAttach", {"autoAttach": True, "waitForDebuggerOnStart": True,
+                                                "flatten": True, "filter": WORKERS_ONLY})
+
+    def on_attached(self, cdp: CDPSession, p: dict[str, Any]) -> None:
+        """``Target.attachedToTarget`` on the page's session: if a worker was created, listen (the request
+        to Playwright goes out first); then let go of the target, which lets it start."""
+        if str((p.get("targetInfo") or {}).get("type") or "").endswith("worker"):
+            self.listen()
+        session_id = p.get("sessionId")
+        if session_id:
+            task = asyncio.ensure_future(_let_go(cdp, str(session_id)))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+    def listen(self) -> None:
+        """Listen to Playwright's request ends of the page (from now on; once)."""
         if not self._listening:
             self._listening = True
             self._page.on("requestfinished", self._on_done)
@@ -100,6 +136,13 @@ class WorkerRequests:
             status=response.status if response is not None else None,
             status_text=response.status_text if response is not None else "",
             response_headers=self._redactor.headers(headers), failure=request.failure, response=response)
+
+
+async def _let_go(cdp: CDPSession, session_id: str) -> None:
+    try:
+        await cdp.send("Target.detachFromTarget", {"sessionId": session_id})
+    except PlaywrightError:
+        pass  # the target or the page is gone already: nothing is held
 
 
 async def _headers(response: Response) -> dict[str, str]:
