@@ -1,15 +1,27 @@
-"""The DOM delta of an action: what appeared and disappeared between two condensed renderings.
+"""The DOM delta of an action or a ``since`` read: what appeared, disappeared and changed between two
+condensed renderings.
 
 Pure: takes two strings (condensed snapshots as :func:`browser_ctx.core.snapshot.render_snapshot`
 renders them, one element or text run per line, or any line-based rendering) and returns a short
-text. Lines are compared with their leading indentation and refs stripped, so a list that was
-re-rendered from scratch with identical content is reported as "re-rendered with new refs", not as
-everything appearing and disappearing.
+text. Lines are matched by **element identity** first: a line holding a ref (``[e12]``) is the same
+element before and after when the ref is the same, whatever its text, so among three identical
+``button "Delete"`` lines the one whose element went is the one reported; a line whose element stayed
+but whose text or state changed is reported as changed. Lines without refs are matched by their text
+(indentation ignored). A line re-rendered with identical content but a new ref is counted as
+"re-rendered with new refs", not as appearing and disappearing.
 
-Output shape (each changed line keeps the "after" rendering's indentation-free text)::
+When a modal dialog or popup opens and the page behind it becomes hidden from assistive
+technology (``aria-hidden`` / ``inert`` on everything else, as Radix and MUI do), most of the page
+vanishes from the rendering; that is reported as one line, ``dialog "Terms of service" opened; page
+behind it hidden from assistive technology``, followed by the dialog's own lines, and closing it as
+``dialog "…" closed; page behind it shown again``.
 
+Output shape::
+
+    dialog "Terms of service" opened; page behind it hidden from assistive technology
     + <line that appeared>
     - <line that disappeared>
+    ~ <line after> (was: <line before, ref stripped>)
     ~ 12 lines re-rendered with new refs (old refs are stale), e.g. <line>
 
 Runs of more than :data:`FOLD_AFTER` similar consecutive lines (same shape once digits, quoted
@@ -28,7 +40,7 @@ from dataclasses import dataclass, field
 from .tokens import count_tokens
 
 __all__ = ["Delta", "diff_renderings", "render_delta", "NO_CHANGE", "DEFAULT_MAX_TOKENS", "FOLD_AFTER",
-           "FOLD_SHOW", "REF_RE"]
+           "FOLD_SHOW", "REF_RE", "HIDDEN_PAGE_SHARE", "HIDDEN_PAGE_MIN_LINES", "WAS_CHARS"]
 
 #: What an action that changed nothing visible says.
 NO_CHANGE = "no visible change"
@@ -38,11 +50,24 @@ DEFAULT_MAX_TOKENS = 1200
 FOLD_AFTER = 4
 #: How many lines of a folded run are shown.
 FOLD_SHOW = 3
+#: A popup that appears while at least this share of the earlier lines disappears (and at least
+#: :data:`HIDDEN_PAGE_MIN_LINES` of them) is taken to hide the page behind it.
+HIDDEN_PAGE_SHARE = 0.6
+HIDDEN_PAGE_MIN_LINES = 5
+#: Characters of the earlier form quoted in a changed line's ``(was: …)``.
+WAS_CHARS = 120
 
 #: A ref as condensed renderings print it: ``[e12]``, ``[ref=f2e7]``, ``ref=e3``, or the ``(e4)`` of an
 #: inline link ``[text](e4)``. Only these forms are recognised, so ordinary words never match.
 REF_RE = re.compile(r"\[(?:ref=)?(?:f\d+)?e\d+\]|\bref=(?:f\d+)?e\d+\b|(?<=\])\((?:f\d+)?e\d+\)")
+_REF_ID_RE = re.compile(r"(?:f\d+)?e\d+")
 _MASK_RE = re.compile(r'"[^"]*"|\d+')
+#: The first line of a popup that can hide the page behind it: its role and its name.
+_POPUP_RE = re.compile(r'^(dialog|alertdialog|listbox|menu)\b(?:\s+"([^"]*)")?')
+#: Cost (o200k tokens) kept back for the closing "… N more changed lines" line.
+_CLOSING_TOKENS = 25
+#: Characters of a single changed line kept when even it does not fit the budget.
+_FIRST_LINE_CHARS = 300
 
 
 @dataclass
@@ -52,19 +77,24 @@ class Delta:
     Attributes:
         appeared: lines present only after (stripped of indentation), in order.
         disappeared: lines present only before, in order.
+        changed: ``(before, after)`` lines of the same element (same ref) whose text or state changed.
         rerendered: lines (after rendering) whose content is unchanged but whose ref changed.
-        ops: the interleaved changes in document order, as ``(sign, line)`` with sign ``+`` or ``-``.
+        ops: the interleaved changes in document order, as ``(sign, line)`` with sign ``+``, ``-`` or
+            ``~`` (changed; the line is the after form followed by ``(was: …)``).
+        summary: one-line statements shown before the lines (a popup hid or showed the page behind it).
     """
 
     appeared: list[str] = field(default_factory=list)
     disappeared: list[str] = field(default_factory=list)
+    changed: list[tuple[str, str]] = field(default_factory=list)
     rerendered: list[str] = field(default_factory=list)
     ops: list[tuple[str, str]] = field(default_factory=list)
+    summary: list[str] = field(default_factory=list)
 
     @property
     def empty(self) -> bool:
-        """Whether nothing appeared, disappeared or was re-rendered."""
-        return not (self.appeared or self.disappeared or self.rerendered)
+        """Whether nothing appeared, disappeared, changed or was re-rendered."""
+        return not (self.appeared or self.disappeared or self.changed or self.rerendered or self.summary)
 
 
 def _strip_refs(line: str) -> str:
@@ -75,35 +105,99 @@ def _lines(text: str) -> list[str]:
     return [ln.strip() for ln in text.splitlines() if ln.strip()]
 
 
+def _identity(line: str) -> str:
+    """A line's identity: its refs when it has any (the element), else its text without refs."""
+    refs = [_REF_ID_RE.search(m.group(0)) for m in REF_RE.finditer(line)]
+    ids = [r.group(0) for r in refs if r is not None]
+    return "@" + ",".join(ids) if ids else "=" + _strip_refs(line)
+
+
+def _was(before: str) -> str:
+    text = _strip_refs(before)
+    return text if len(text) <= WAS_CHARS else text[:WAS_CHARS - 1] + "…"
+
+
+def _block(delta: Delta, a_raw: list[str], b_raw: list[str]) -> None:
+    """Add one unmatched block (``a_raw`` before, ``b_raw`` after) to ``delta``: lines with equal text on both
+    sides are the same content (a ref-less line moved, or an element re-rendered with a new ref)."""
+    a = [_strip_refs(x) for x in a_raw]
+    b = [_strip_refs(x) for x in b_raw]
+    gone = [True] * len(a)
+    new = [True] * len(b)
+    matcher = difflib.SequenceMatcher(a=a, b=b, autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag != "equal":
+            continue
+        for i, j in zip(range(i1, i2), range(j1, j2), strict=True):
+            gone[i] = new[j] = False
+            if a_raw[i] != b_raw[j] and REF_RE.search(b_raw[j]):
+                delta.rerendered.append(b_raw[j])
+    for i, line in enumerate(a_raw):
+        if gone[i]:
+            delta.disappeared.append(line)
+            delta.ops.append(("-", line))
+    for j, line in enumerate(b_raw):
+        if new[j]:
+            delta.appeared.append(line)
+            delta.ops.append(("+", line))
+
+
+def _popup(lines: list[str]) -> tuple[str, str] | None:
+    for line in lines:
+        m = _POPUP_RE.match(_strip_refs(line))
+        if m:
+            return m.group(1), m.group(2) or ""
+    return None
+
+
+def _hidden_page(delta: Delta, before_count: int, after_count: int) -> None:
+    """Replace "the whole page disappeared" by one line when a popup that hides it appeared (and back)."""
+    opened = _popup(delta.appeared)
+    if (opened and len(delta.disappeared) >= max(HIDDEN_PAGE_MIN_LINES, HIDDEN_PAGE_SHARE * before_count)
+            and _popup(delta.disappeared) is None):
+        role, name = opened
+        label = f'{role} "{name}"' if name else role
+        delta.summary.append(f"{label} opened; page behind it hidden from assistive technology")
+        delta.ops = [op for op in delta.ops if op[0] != "-"]
+        delta.disappeared = []
+        return
+    closed = _popup(delta.disappeared)
+    if (closed and len(delta.appeared) >= max(HIDDEN_PAGE_MIN_LINES, HIDDEN_PAGE_SHARE * after_count)
+            and _popup(delta.appeared) is None):
+        role, name = closed
+        label = f'{role} "{name}"' if name else role
+        delta.summary.append(f"{label} closed; page behind it shown again")
+        delta.ops = []
+        delta.appeared, delta.disappeared = [], []
+
+
 def diff_renderings(before: str, after: str) -> Delta:
-    """Compare two line-based renderings.
+    """Compare two line-based renderings, matching lines by element identity (ref) before text.
 
     Args:
-        before: the rendering before the action.
+        before: the rendering before the action (or the earlier capture).
         after: the rendering after it.
 
     Returns:
-        A :class:`Delta`. Lines are compared without indentation and refs; equal content with a
-        different ref counts as re-rendered. Lines that only moved (same content, other place) are
-        matched by :mod:`difflib` as far as it can and otherwise reported as appeared+disappeared.
+        A :class:`Delta`. Lines with refs are matched by ref (same ref, other text: changed);
+        lines without refs by text, indentation ignored; equal content under a new ref counts as
+        re-rendered. A popup (dialog, listbox, menu) that appears while most of the page disappears
+        becomes one summary line instead (see the module docstring).
     """
     a_raw, b_raw = _lines(before), _lines(after)
-    a = [_strip_refs(x) for x in a_raw]
-    b = [_strip_refs(x) for x in b_raw]
+    a = [_identity(x) for x in a_raw]
+    b = [_identity(x) for x in b_raw]
     delta = Delta()
     matcher = difflib.SequenceMatcher(a=a, b=b, autojunk=False)
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
         if tag == "equal":
             for i, j in zip(range(i1, i2), range(j1, j2), strict=True):  # equal runs have equal lengths
-                if a_raw[i] != b_raw[j] and REF_RE.search(b_raw[j]):
-                    delta.rerendered.append(b_raw[j])
+                if _strip_refs(a_raw[i]) != _strip_refs(b_raw[j]):
+                    delta.changed.append((a_raw[i], b_raw[j]))
+                    delta.ops.append(("~", f"{b_raw[j]} (was: {_was(a_raw[i])})"))
             continue
-        for i in range(i1, i2):
-            delta.disappeared.append(a_raw[i])
-            delta.ops.append(("-", a_raw[i]))
-        for j in range(j1, j2):
-            delta.appeared.append(b_raw[j])
-            delta.ops.append(("+", b_raw[j]))
+        _block(delta, a_raw[i1:i2], b_raw[j1:j2])
+    _hidden_page(delta, len(a_raw), len(b_raw))
     return delta
 
 
@@ -129,13 +223,14 @@ def _fold(ops: list[tuple[str, str]]) -> list[str]:
     return out
 
 
-def render_delta(delta: Delta, *, max_tokens: int = DEFAULT_MAX_TOKENS) -> str:
-    """Render ``delta`` as ``+``/``-`` lines, folded and capped.
+def render_delta(delta: Delta, *, max_tokens: int = DEFAULT_MAX_TOKENS, whole: str = "browser_snapshot") -> str:
+    """Render ``delta`` as summary, ``+``/``-``/``~`` lines, folded and capped.
 
     Args:
         delta: from :func:`diff_renderings`.
         max_tokens: o200k token budget for the whole returned text (default 1,200; at least the
             first changed line is always kept, cut to 300 characters).
+        whole: the tool named in the closing line as the way to see everything.
 
     Returns:
         :data:`NO_CHANGE` when ``delta.empty``; otherwise one change per line, the re-rendered summary
@@ -143,7 +238,7 @@ def render_delta(delta: Delta, *, max_tokens: int = DEFAULT_MAX_TOKENS) -> str:
     """
     if delta.empty:
         return NO_CHANGE
-    lines = _fold(delta.ops)
+    lines = list(delta.summary) + _fold(delta.ops)
     if delta.rerendered:
         n = len(delta.rerendered)
         example = delta.rerendered[0]
@@ -153,13 +248,13 @@ def render_delta(delta: Delta, *, max_tokens: int = DEFAULT_MAX_TOKENS) -> str:
     used = 0
     for k, line in enumerate(lines):
         cost = count_tokens(line) + 1
-        if kept and used + cost > max_tokens - 25:
+        if kept and used + cost > max_tokens - _CLOSING_TOKENS:
             rest = len(lines) - k
             kept.append(f"… {rest} more changed line{'s' if rest != 1 else ''} not shown "
-                        "(browser_snapshot shows the whole page)")
+                        f"({whole} shows the whole page)")
             break
-        if not kept and cost > max_tokens - 25:
-            line = line[:300] + "…"
+        if not kept and cost > max_tokens - _CLOSING_TOKENS:
+            line = line[:_FIRST_LINE_CHARS] + "…"
             cost = count_tokens(line) + 1
         kept.append(line)
         used += cost
