@@ -12,11 +12,12 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable
-from dataclasses import dataclass
-from typing import TypeVar
+from dataclasses import dataclass, replace
+from typing import NamedTuple, TypeVar
 from urllib.parse import urlsplit
 
 from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import Page, Request
 
 from .._errors import (
     ActionTimeout,
@@ -27,8 +28,12 @@ from .._errors import (
     one_line,
     translate,
 )
+from ..core.outline import Hop
+from ..core.record import DialogInfo
 from ..settings import Settings
 from . import extract
+from .dialogs import DialogCenter
+from .scripts import script
 from .session import Tab
 from .targets import locator_for
 
@@ -42,6 +47,11 @@ log = logging.getLogger("browser_ctx")
 LOAD_WAIT_MS = 10_000
 #: A ``<meta http-equiv=refresh>`` this many seconds or sooner is followed; also how long (s) we look for it.
 CLIENT_REDIRECT_S = 2
+#: After each page of a navigation has loaded, how long (ms) we watch for it to move on by itself (a
+#: script's ``location.replace`` on a timer, a meta refresh added late) before the card describes it.
+CLIENT_REDIRECT_WATCH_MS = 1_000
+#: The most client-side hops (meta refresh, script) a navigation follows; the chain stops there.
+MAX_CLIENT_HOPS = 5
 #: The longest wait (ms) for the ``load`` event of the page a client redirect led to.
 REDIRECT_LOAD_WAIT_MS = 5_000
 #: After a failed load: how long (ms) to wait for Chromium's error page, then to go back from it.
@@ -74,25 +84,40 @@ def normalise_url(url: str, allowed_schemes: tuple[str, ...] = ()) -> str:
 
 @dataclass(frozen=True)
 class NavigationResult:
-    """What loading a URL gave: final URL, HTTP status (``None`` if no HTTP response), title, notes."""
+    """What loading a URL gave.
+
+    Attributes:
+        url: the final URL (where the page ended, after server and client redirects).
+        status: HTTP status of the final document (``None`` if it had no HTTP response).
+        title: the final document's title.
+        notes: one-line notes for the card.
+        chain: the pages left on the way, first first (see :class:`~browser_ctx.core.outline.Hop`).
+        dialogs: dialogs the pages opened while loading, as they were answered.
+    """
 
     url: str
     status: int | None
     title: str
     notes: tuple[str, ...] = ()
+    chain: tuple[Hop, ...] = ()
+    dialogs: tuple[DialogInfo, ...] = ()
 
 
-async def navigate(tab: Tab, url: str, settings: Settings) -> NavigationResult:
-    """Load ``url`` in ``tab`` up to ``DOMContentLoaded``, then wait briefly for ``load``; a page whose
-    ``<meta http-equiv="refresh">`` moves it on within 2 s is followed (:func:`follow_client_redirect`).
+async def navigate(tab: Tab, url: str, settings: Settings, dialogs: DialogCenter | None = None) -> NavigationResult:
+    """Load ``url`` in ``tab`` up to ``DOMContentLoaded``, wait briefly for ``load``, then follow the page
+    where it goes by itself: a ``<meta http-equiv="refresh">`` of 2 s or less, or a script that changes
+    ``location`` within :data:`CLIENT_REDIRECT_WATCH_MS` ms of a page's load (at most
+    :data:`MAX_CLIENT_HOPS` hops). Server redirects (3xx) and client hops are listed in ``chain``;
+    ``status`` is the final document's. ``dialogs`` (the session's) lists what opened during the load.
 
     Raises:
-        NavigationError: the load failed (names the ``net::ERR_…``).
+        NavigationError: the load failed (names the ``net::ERR_…``), or an HTTP authentication challenge.
         ActionTimeout: DOMContentLoaded did not come within the navigation timeout.
     """
     page = tab.page
     timeout = settings.timeouts.navigation_ms
     notes: list[str] = []
+    mark = dialogs.mark() if dialogs is not None else 0
     before = page.url
     try:
         response = await page.goto(url, wait_until="domcontentloaded", timeout=timeout)
@@ -100,50 +125,122 @@ async def navigate(tab: Tab, url: str, settings: Settings) -> NavigationResult:
         error = translate(exc, action="navigate", url=url, timeout_ms=timeout)
         await _restore(tab, before)
         raise error from exc
+    chain: list[Hop] = []
+    if response is not None:
+        chain.extend(await _server_hops(response.request))
     try:
         await page.wait_for_load_state("load", timeout=min(timeout, LOAD_WAIT_MS))
     except PlaywrightError:  # slow subresources are reported, not fatal
         notes.append("the load event had not fired after 10 s; read the page as it is")
-    title = await page_title(tab, settings)
     status = response.status if response else None
-    if response is not None and response.url != page.url and page.url.split("#", 1)[0] != response.url.split("#", 1)[0]:
-        # The page moved on by itself while it loaded (meta refresh, script, history.replaceState);
-        # the status is the one of the URL that answered.
-        notes.append(f"the page moved on by itself from {response.url}")
-    result = NavigationResult(page.url, status, title, tuple(notes))
+    nav = NavigationResult(page.url, status, "", tuple(notes), tuple(chain))
+    nav = await follow_client_redirect(tab, nav, settings)
+    found = tuple(dialogs.since(mark)) if dialogs is not None else ()
+    return replace(nav, dialogs=found)
+
+
+async def _server_hops(request: Request) -> list[Hop]:
+    """The server redirects (3xx) that led to ``request``, first first."""
+    hops: list[Hop] = []
+    earlier = request.redirected_from
+    while earlier is not None and len(hops) < MAX_SERVER_HOPS:
+        try:
+            answer = await earlier.response()
+        except PlaywrightError:  # the hop's response is gone with its request; its status is unknown
+            answer = None
+        code = answer.status if answer is not None else None
+        hops.append(Hop(earlier.url, code, f"HTTP {code}" if code else "server redirect"))
+        earlier = earlier.redirected_from
+    return hops[::-1]
+
+
+#: Server redirects (3xx) listed per navigation; Chromium itself stops at 20.
+MAX_SERVER_HOPS = 20
+
+
+class _Document(NamedTuple):
+    """Facts of one document in the main frame (``browser/js/document_facts.js``)."""
+
+    origin: float  # performance.timeOrigin: differs for every document, not for pushState
+    url: str
+    status: int | None  # the navigation timing entry's responseStatus; None when 0 or unknown
+    refresh: float | None  # seconds of a <meta http-equiv=refresh> that moves the page on, or None
+
+
+async def _document(page: Page, timeout_s: float) -> _Document | None:
+    """The facts of the page's current document, or ``None`` when it does not answer within
+    ``timeout_s`` s (navigating, busy or closed)."""
     try:
-        refresh = await asyncio.wait_for(page.main_frame.evaluate(_REFRESH_JS), CLIENT_REDIRECT_S)
-    except (PlaywrightError, TimeoutError):  # navigating already (the read that follows handles it), or busy
-        refresh = None
-    if refresh is not None and refresh <= CLIENT_REDIRECT_S:
-        return await follow_client_redirect(tab, result, settings)
-    return result
-
-
-# Seconds of a <meta http-equiv="refresh"> that moves the page on, or null.
-_REFRESH_JS = r"""() => {
-  const m = document.querySelector('meta[http-equiv="refresh" i]');
-  if (!m) return null;
-  const found = /^\s*(\d+(?:\.\d+)?)\s*[;,]\s*(?:url\s*=)?\s*\S/i.exec(m.getAttribute('content') || '');
-  return found ? Number(found[1]) : null;
-}"""
+        got = await asyncio.wait_for(page.main_frame.evaluate(script("document_facts")), timeout_s)
+    except (PlaywrightError, TimeoutError):  # navigating already, busy or closed
+        return None
+    if not isinstance(got, dict):
+        return None
+    code, refresh = got.get("status"), got.get("refresh")
+    return _Document(float(got.get("origin") or 0), str(got.get("url") or page.url),
+                     int(code) if isinstance(code, (int, float)) and code > 0 else None,
+                     float(refresh) if isinstance(refresh, (int, float)) else None)
 
 
 async def follow_client_redirect(tab: Tab, nav: NavigationResult, settings: Settings) -> NavigationResult:
-    """The page navigated by itself right after loading (``<meta http-equiv=refresh content=0>``,
-    ``location.replace`` on load): wait for the new document (``DOMContentLoaded``, then ``load`` for at
-    most 5 s) and describe it, with a note naming the page it came from. Never raises."""
+    """Follow the page where it moves by itself after loading.
+
+    Each document is watched for :data:`CLIENT_REDIRECT_WATCH_MS` ms after its load (plus the delay of
+    a ``<meta http-equiv=refresh>`` due within :data:`CLIENT_REDIRECT_S` s). A new document (not a
+    ``pushState``/``replaceState`` of the same one) adds a :class:`Hop` to ``nav.chain`` ("meta refresh"
+    or "script"), at most :data:`MAX_CLIENT_HOPS` of them. Returns the result for the final document:
+    its URL, HTTP status and title, ``nav``'s notes, chain and dialogs kept. Never raises."""
     page = tab.page
-    try:
-        if page.url == nav.url:  # not committed yet: wait for the new document
-            await page.wait_for_event("framenavigated", lambda f: f.parent_frame is None,
-                                      timeout=min(settings.timeouts.navigation_ms, LOAD_WAIT_MS))
-        await page.wait_for_load_state("domcontentloaded", timeout=settings.timeouts.navigation_ms)
-        await page.wait_for_load_state("load", timeout=REDIRECT_LOAD_WAIT_MS)
-    except PlaywrightError as exc:  # still loading, or it went nowhere: read it as it is
-        log.debug("client redirect not finished: %s", one_line(str(exc), 120))
+    chain = list(nav.chain)
+    notes = list(nav.notes)
+    status = nav.status
+    facts = await _document(page, min(settings.timeouts.read_ms / 1000, CLIENT_REDIRECT_S))
+    if facts is not None and facts.status is not None:
+        status = facts.status
+    left_url = facts.url if facts is not None else nav.url
+    for hop in range(MAX_CLIENT_HOPS + 1):
+        due = facts is not None and facts.refresh is not None and facts.refresh <= CLIENT_REDIRECT_S
+        watch_ms = CLIENT_REDIRECT_WATCH_MS + (facts.refresh * 1000 if due and facts and facts.refresh else 0)
+        moved = await _wait_for_new_document(page, facts.origin if facts is not None else None, watch_ms,
+                                             settings)
+        if moved is None:
+            break
+        chain.append(Hop(left_url, status, "meta refresh" if due else "script"))
+        facts, status, left_url = moved, moved.status, moved.url
+        if hop == MAX_CLIENT_HOPS - 1:
+            notes.append(f"stopped following the page after {MAX_CLIENT_HOPS} client-side redirects")
+            break
     title = await page_title(tab, settings)
-    return NavigationResult(page.url, None, title, nav.notes + (f"the page moved on by itself from {nav.url}",))
+    return NavigationResult(page.url, status, title, tuple(notes), tuple(chain), nav.dialogs)
+
+
+async def _wait_for_new_document(page: Page, origin: float | None, watch_ms: float,
+                                 settings: Settings) -> _Document | None:
+    """Wait up to ``watch_ms`` ms for the main frame to hold a document other than the one whose
+    ``timeOrigin`` is ``origin`` (``None``: the page was leaving it already), then for that document's
+    ``load`` (at most :data:`REDIRECT_LOAD_WAIT_MS` ms). Returns the new document's facts, or ``None``
+    if the page stayed (or never answered)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + watch_ms / 1000
+    while True:
+        facts = await _document(page, max(NAVIGATION_POLL_MS / 1000, deadline - loop.time()))
+        if facts is not None and (origin is None or facts.origin != origin):
+            try:
+                await page.wait_for_load_state("load", timeout=REDIRECT_LOAD_WAIT_MS)
+            except PlaywrightError as exc:  # still loading: read it as it is
+                log.debug("client redirect not loaded: %s", one_line(str(exc), 120))
+            return await _document(page, settings.timeouts.read_ms / 1000) or facts
+        left_ms = (deadline - loop.time()) * 1000
+        if left_ms <= 0:
+            return None
+        try:
+            await page.wait_for_event("framenavigated", lambda f: f.parent_frame is None, timeout=left_ms)
+        except PlaywrightError:  # no navigation within the window (Playwright's TimeoutError is one)
+            return None
+
+
+#: Shortest wait (ms) for a document's facts while the watch window is nearly over.
+NAVIGATION_POLL_MS = 250
 
 
 async def _restore(tab: Tab, before: str) -> None:

@@ -10,14 +10,20 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .dom import LANDMARK_ROLES, collapse_ws, heading_level, is_interactive, landmark_of, parse_html, role_of
+from .record import DialogInfo
 from .urls import shorten_url
 
-__all__ = ["Outline", "outline", "render_card", "MAX_HEADINGS", "HEADING_CHARS"]
+__all__ = ["Outline", "Hop", "outline", "render_card", "MAX_HEADINGS", "HEADING_CHARS", "HOP_URL_CHARS"]
 
 #: Headings kept in :attr:`Outline.headings`.
 MAX_HEADINGS = 12
 #: Characters kept of each heading's text (longer ones end with "…").
 HEADING_CHARS = 80
+
+#: Characters of each URL shown in the card's redirect chain (cut in the middle).
+HOP_URL_CHARS = 120
+#: Characters of a dialog's message shown in the card.
+DIALOG_CHARS = 120
 
 INTERACTIVE_KINDS = ("links", "buttons", "textboxes", "checkboxes", "radios", "selects", "other")
 
@@ -54,6 +60,21 @@ class Outline:
     total_headings: int = 0
 
 
+@dataclass(frozen=True)
+class Hop:
+    """One page a navigation passed through before the final one.
+
+    Attributes:
+        url: the URL that was left.
+        status: its HTTP status (``None`` when unknown, e.g. a document replaced before it answered).
+        how: how it was left: ``HTTP 302`` (a server redirect), ``meta refresh`` or ``script``.
+    """
+
+    url: str
+    status: int | None
+    how: str
+
+
 def outline(html: str) -> Outline:
     """Return the :class:`Outline` of ``html`` (visible HTML or raw HTML; hidden content and
     noise are dropped first, as in :func:`browser_ctx.core.dom.parse_html`)."""
@@ -87,6 +108,25 @@ def outline(html: str) -> Outline:
     )
 
 
+def _hop(hop: Hop) -> str:
+    """``url (HTTP 302)`` for a server redirect, ``url (HTTP 200, script)`` for a client one."""
+    code = f"HTTP {hop.status}" if hop.status is not None else "HTTP status unknown"
+    how = "" if hop.how == code else f", {hop.how}"
+    return f"{shorten_url(hop.url, limit=HOP_URL_CHARS)} ({code}{how})"
+
+
+def _dialog(d: DialogInfo) -> str:
+    """``alert "text" → accepted (default policy)``, as in action records."""
+    text = collapse_ws(d.message)
+    if len(text) > DIALOG_CHARS:
+        text = text[: DIALOG_CHARS - 1] + "…"
+    how = "accepted" if d.accepted else "dismissed"
+    if d.prompt_text is not None:
+        how += f" with {d.prompt_text!r}"
+    who = "default policy" if d.by == "default" else d.by
+    return f'{d.type} "{text}" → {how} ({who})'
+
+
 def _plural(n: int, word: str) -> str:
     return f"{n:,} {word}" + ("" if n == 1 else "s")
 
@@ -100,6 +140,8 @@ def render_card(
     console_errors: int = 0,
     failed_requests: int = 0,
     notes: tuple[str, ...] = (),
+    chain: tuple[Hop, ...] = (),
+    dialogs: tuple[DialogInfo, ...] = (),
 ) -> str:
     """Return the compact page card (plain text, one fact per line, a few hundred tokens at most).
 
@@ -111,10 +153,16 @@ def render_card(
         console_errors: console errors logged during load.
         failed_requests: requests that failed during load.
         notes: extra one-line notes, each shown as ``Note: …`` (cut to 200 chars each).
+        chain: the pages passed through before ``url`` (server and client redirects), first first;
+            shown as one ``Redirects:`` line, each URL cut to :data:`HOP_URL_CHARS` characters.
+        dialogs: dialogs opened while the pages loaded, one ``Dialog during load:`` line each with its
+            type, message (cut to :data:`DIALOG_CHARS` characters) and how it was answered.
 
     Example::
 
         Page: Example Domain — https://example.com/ (HTTP 200)
+        Redirects: http://example.com/ (HTTP 301) → https://example.com/start (HTTP 200, script) → final page
+        Dialog during load: alert "Welcome" → accepted (default policy)
         Headings (2 of 2):
           h1 Example Domain
           h2 More
@@ -127,6 +175,9 @@ def render_card(
         title = title[:149].rstrip() + "…"
     status_text = f"HTTP {status}" if status is not None else "HTTP status unknown"
     lines = [f"Page: {title} — {shorten_url(url, limit=200)} ({status_text})"]
+    if chain:
+        lines.append("Redirects: " + " → ".join(_hop(h) for h in chain) + " → final page")
+    lines.extend(f"Dialog during load: {_dialog(d)}" for d in dialogs)
     o = outline
     if o.headings:
         lines.append(f"Headings ({len(o.headings)} of {o.total_headings:,}):")

@@ -9,13 +9,18 @@ from __future__ import annotations
 from ..._errors import PageError
 from ...browser import reading
 from ...browser.extract import page_version
+from ...core.fingerprint import PAGE_META_KEY, page_fingerprint
 from ...core.main_content import main_content
 from ...core.markdown import render_markdown, render_text
 from ...core.outline import outline, render_card
 from ...core.snapshot import render_snapshot
 from ..registry import TARGET, Rendered, ToolCall, ToolSpec
 
-__all__ = ["TOOLS"]
+__all__ = ["TOOLS", "SINCE_FINGERPRINT"]
+
+#: Schema of ``since`` on the reads: a fingerprint from an earlier read with the same arguments; the
+#: pipeline then answers only what changed since that read.
+SINCE_FINGERPRINT = {"type": "string", "description": "Fingerprint of an earlier read: only what changed"}
 
 
 def _join_matches(target: str, parts: list[str], total: int) -> str:
@@ -34,17 +39,19 @@ async def navigate(call: ToolCall) -> Rendered:
     Args (from ``call.args``): ``url`` (str; no scheme means https, or http for localhost).
 
     Returns:
-        A :class:`Rendered` page card: final URL, HTTP status, title, outline (top headings,
+        A :class:`Rendered` page card: final URL, HTTP status, title, the redirect chain (server and
+        client-side: meta refresh, script), dialogs answered during the load, outline (top headings,
         landmark and interactive-element counts), console errors and failed requests during load.
-        Structured fields: ``url``, ``status``, ``title``.
+        Structured fields: ``url``, ``status``, ``title``; ``redirects`` (``[{url, status, how}]``) and
+        ``dialogs`` (``[{type, message, accepted}]``) when there were any.
 
     Raises:
         SchemeRefused, NavigationError, ActionTimeout.
     """
     url = reading.normalise_url(call.args["url"], call.settings.allowed_schemes)
     tab = await call.session.current_tab()
-    nav = await reading.navigate(tab, url, call.settings)
-    for attempt in range(4):  # a client-side redirect right after load: read where it went
+    nav = await reading.navigate(tab, url, call.settings, call.session.dialogs)
+    for attempt in range(4):  # the page moved on while we read it: follow it, then read where it went
         try:
             html = await reading.visible_html(tab, call.settings)
         except PageError as exc:
@@ -59,9 +66,14 @@ async def navigate(call: ToolCall) -> Rendered:
     summary = tab.events.load_summary()
     card = render_card(url=nav.url, status=nav.status, title=nav.title, outline=outline(html),
                        console_errors=summary.get("consoleErrors", 0),
-                       failed_requests=summary.get("failedRequests", 0), notes=nav.notes)
-    return Rendered(card, meta={"url": nav.url, "status": nav.status, "title": nav.title}, capture=False,
-                    tab=tab.id)
+                       failed_requests=summary.get("failedRequests", 0), notes=nav.notes, chain=nav.chain,
+                       dialogs=nav.dialogs)
+    meta: dict[str, object] = {"url": nav.url, "status": nav.status, "title": nav.title}
+    if nav.chain:
+        meta["redirects"] = [{"url": h.url, "status": h.status, "how": h.how} for h in nav.chain]
+    if nav.dialogs:
+        meta["dialogs"] = [{"type": d.type, "message": d.message, "accepted": d.accepted} for d in nav.dialogs]
+    return Rendered(card, meta=meta, capture=False, tab=tab.id)
 
 
 async def snapshot(call: ToolCall) -> Rendered:
@@ -82,11 +94,11 @@ async def snapshot(call: ToolCall) -> Rendered:
         total = max(len(parts), await reading.count_matches(tab, target))
         rendered = [render_snapshot(p, url=page.url) for p in parts]
         text = f"Page: {title} — {page.url}\n" + _join_matches(target, rendered, total)
-        meta = {"matches": total}
+        meta: dict[str, object] = {"matches": total, PAGE_META_KEY: page_fingerprint([str(total), *parts])}
     else:
         html = await reading.visible_html(tab, call.settings)
         text = render_snapshot(html, title=title, url=page.url)
-        meta = {}
+        meta = {PAGE_META_KEY: page_fingerprint([html])}
     version = await page_version(tab.page)
     return Rendered(text, meta=meta, version=version, tab=tab.id)
 
@@ -114,11 +126,11 @@ async def text(call: ToolCall) -> Rendered:
         parts = await reading.target_html(tab, target, call.settings)
         total = max(len(parts), await reading.count_matches(tab, target))
         body = _join_matches(target, [render(p) for p in parts], total)
-        meta = {"matches": total}
+        meta: dict[str, object] = {"matches": total, PAGE_META_KEY: page_fingerprint([str(total), *parts])}
     else:
         html = await reading.visible_html(tab, call.settings)
         body = render(main_content(html))
-        meta = {}
+        meta = {PAGE_META_KEY: page_fingerprint([html])}
     return Rendered(body, meta=meta, version=await page_version(tab.page), tab=tab.id)
 
 
@@ -138,7 +150,7 @@ TOOLS = [
         name="browser_snapshot",
         description="Condensed summary of the visible page or of target: outline, text, interactive "
                     "elements with refs, forms, tables; similar items folded.",
-        properties={"target": TARGET},
+        properties={"target": TARGET, "since": SINCE_FINGERPRINT},
         handler=snapshot,
         fingerprinted=True,
         baseline="target",
@@ -150,6 +162,7 @@ TOOLS = [
             "target": TARGET,
             "format": {"type": "string", "enum": ["markdown", "text"]},
             "links": {"type": "boolean", "description": "Keep link URLs (markdown)"},
+            "since": SINCE_FINGERPRINT,
         },
         handler=text,
         fingerprinted=True,

@@ -1,0 +1,18 @@
+// Facts of the main frame's current document, for following client-side redirects:
+// timeOrigin (one per document; unchanged by pushState), the URL, the HTTP status of the
+// navigation that made it (0 when unknown), and the seconds of a meta refresh that moves it on.
+(() => {
+  const nav = performance.getEntriesByType("navigation")[0];
+  const meta = document.querySelector('meta[http-equiv="refresh" i]');
+  let refresh = null;
+  if (meta) {
+    const found = /^\s*(\d+(?:\.\d+)?)\s*[;,]\s*(?:url\s*=)?\s*\S/i.exec(meta.getAttribute("content") || "");
+    refresh = found ? Number(found[1]) : null;
+  }
+  return {
+    origin: performance.timeOrigin,
+    url: location.href,
+    status: nav && typeof nav.responseStatus === "number" ? nav.responseStatus : 0,
+    refresh,
+  };
+})

@@ -1,0 +1,59 @@
+"""``browser_navigate`` ends where the page ends: client-side redirect chains and dialogs during load.
+
+Served from ``fixtures/navigation/`` on localhost, driven through ``browser-ctx serve`` over stdio:
+
+- ``chain-start.html`` inserts a ``<meta http-equiv=refresh content=0>`` from a script; the page it
+  leads to (``chain-middle.html``) calls ``location.replace`` after 300 ms; the card must describe the
+  final page (``chain-end.html``) with its HTTP status, and list both hops and how each was left;
+- ``alert-on-load.html`` calls ``alert()`` in an inline script: the card names it and its answer;
+- ``replace-state.html`` changes its URL with ``history.replaceState``: the same document, so no hop.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.support.client import mcp_session, result_text
+
+pytestmark = [pytest.mark.anyio, pytest.mark.e2e]
+
+
+async def test_client_redirect_chain_is_followed_to_the_final_page(site: str) -> None:
+    async with mcp_session() as s:
+        result = await s.call_tool("browser_navigate", {"url": f"{site}/navigation/chain-start.html"})
+        text = result_text(result)
+        assert not result.is_error, text
+        first = text.splitlines()[0]
+        assert first.startswith("Page: Dashboard — ") and "chain-end.html?from=middle" in first, text
+        assert first.endswith("(HTTP 200)"), text
+        assert "HTTP status unknown" not in text
+        redirects = next(line for line in text.splitlines() if line.startswith("Redirects: "))
+        assert "chain-start.html (HTTP 200, meta refresh) → " in redirects, redirects
+        assert "chain-middle.html (HTTP 200, script) → final page" in redirects, redirects
+        meta = result.structured_content or {}
+        assert meta["status"] == 200 and meta["url"].endswith("/navigation/chain-end.html?from=middle")
+        assert [h["how"] for h in meta["redirects"]] == ["meta refresh", "script"]
+        assert "h1 Dashboard" in text
+
+
+async def test_server_redirect_is_listed_and_a_plain_page_has_no_chain(site: str) -> None:
+    async with mcp_session() as s:
+        # The fixtures server answers a folder without its slash with a 301 to the slash.
+        result = await s.call_tool("browser_navigate", {"url": f"{site}/navigation"})
+        text = result_text(result)
+        assert not result.is_error, text
+        assert "(HTTP 301) → final page" in text, text
+        plain = result_text(await s.call_tool("browser_navigate", {"url": f"{site}/navigation/replace-state.html"}))
+        assert "Redirects:" not in plain and "(HTTP 200)" in plain.splitlines()[0], plain
+
+
+async def test_alert_during_load_appears_in_the_card(site: str) -> None:
+    async with mcp_session() as s:
+        result = await s.call_tool("browser_navigate", {"url": f"{site}/navigation/alert-on-load.html"})
+        text = result_text(result)
+        assert not result.is_error, text
+        assert 'Dialog during load: alert "Your trial ends in 3 days" → accepted (default policy)' in text, text
+        assert (result.structured_content or {})["dialogs"] == [
+            {"type": "alert", "message": "Your trial ends in 3 days", "accepted": True}]
+        again = result_text(await s.call_tool("browser_navigate", {"url": f"{site}/navigation/chain-end.html"}))
+        assert "Dialog during load" not in again, again
