@@ -9,18 +9,13 @@ from __future__ import annotations
 from ..._errors import PageError
 from ...browser import reading
 from ...browser.extract import page_version
-from ...core.fingerprint import PAGE_META_KEY, page_fingerprint
 from ...core.main_content import main_content
 from ...core.markdown import render_markdown, render_text
 from ...core.outline import outline, render_card
 from ...core.snapshot import render_snapshot
 from ..registry import TARGET, Rendered, ToolCall, ToolSpec
 
-__all__ = ["TOOLS", "SINCE_FINGERPRINT"]
-
-#: Schema of ``since`` on the reads: a fingerprint from an earlier read with the same arguments; the
-#: pipeline then answers only what changed since that read.
-SINCE_FINGERPRINT = {"type": "string", "description": "Fingerprint of an earlier read: only what changed"}
+__all__ = ["TOOLS"]
 
 
 def _join_matches(target: str, parts: list[str], total: int) -> str:
@@ -94,11 +89,11 @@ async def snapshot(call: ToolCall) -> Rendered:
         total = max(len(parts), await reading.count_matches(tab, target))
         rendered = [render_snapshot(p, url=page.url) for p in parts]
         text = f"Page: {title} — {page.url}\n" + _join_matches(target, rendered, total)
-        meta: dict[str, object] = {"matches": total, PAGE_META_KEY: page_fingerprint([str(total), *parts])}
+        meta = {"matches": total}
     else:
         html = await reading.visible_html(tab, call.settings)
         text = render_snapshot(html, title=title, url=page.url)
-        meta = {PAGE_META_KEY: page_fingerprint([html])}
+        meta = {}
     version = await page_version(tab.page)
     return Rendered(text, meta=meta, version=version, tab=tab.id)
 
@@ -126,11 +121,11 @@ async def text(call: ToolCall) -> Rendered:
         parts = await reading.target_html(tab, target, call.settings)
         total = max(len(parts), await reading.count_matches(tab, target))
         body = _join_matches(target, [render(p) for p in parts], total)
-        meta: dict[str, object] = {"matches": total, PAGE_META_KEY: page_fingerprint([str(total), *parts])}
+        meta = {"matches": total}
     else:
         html = await reading.visible_html(tab, call.settings)
         body = render(main_content(html))
-        meta = {PAGE_META_KEY: page_fingerprint([html])}
+        meta = {}
     return Rendered(body, meta=meta, version=await page_version(tab.page), tab=tab.id)
 
 
@@ -150,7 +145,7 @@ TOOLS = [
         name="browser_snapshot",
         description="Condensed summary of the visible page or of target: outline, text, interactive "
                     "elements with refs, forms, tables; similar items folded.",
-        properties={"target": TARGET, "since": SINCE_FINGERPRINT},
+        properties={"target": TARGET},
         handler=snapshot,
         fingerprinted=True,
         baseline="target",
@@ -162,7 +157,6 @@ TOOLS = [
             "target": TARGET,
             "format": {"type": "string", "enum": ["markdown", "text"]},
             "links": {"type": "boolean", "description": "Keep link URLs (markdown)"},
-            "since": SINCE_FINGERPRINT,
         },
         handler=text,
         fingerprinted=True,
