@@ -15,9 +15,50 @@ from browser_ctx.settings import Settings
 def test_output_path_stays_in_the_output_dir(tmp_path: Path):
     settings = Settings(output_dir=str(tmp_path / "out"), allowed_roots=(str(tmp_path / "up"),))
     assert files.output_path(settings, "a/shot.png") == (tmp_path / "out" / "a" / "shot.png").resolve()
-    assert files.output_path(settings, str(tmp_path / "up" / "x.txt")) == (tmp_path / "up" / "x.txt").resolve()
+    assert files.output_path(settings, str(tmp_path / "out" / "b.png")) == (tmp_path / "out" / "b.png").resolve()
     with pytest.raises(InvalidArgument, match="outside the output folder"):
         files.output_path(settings, "../escape.png")
+    # Write roots are only the output folder: an upload root or the working directory is not one (issue 16).
+    with pytest.raises(InvalidArgument, match="outside the output folder"):
+        files.output_path(settings, str(tmp_path / "up" / "x.txt"))
+    with pytest.raises(InvalidArgument, match="outside the output folder"):
+        files.output_path(settings, str(Path.cwd() / ".bashrc"))
+
+
+@pytest.mark.parametrize(("filename", "message"), [
+    ("a\x00b.png", "contains a NUL character"),
+    ("x" * 300 + ".png", "path component of 304 bytes"),
+    ("y/" * 600 + "z.png", "characters long"),
+    ("sub/", "names a folder"),
+    (".", "names a folder|is a folder|outside the output folder"),
+    ("", "names a folder"),
+    ("existing", "is a folder"),
+])
+def test_bad_filenames_are_one_line_errors(tmp_path: Path, filename: str, message: str):
+    (tmp_path / "existing").mkdir()
+    with pytest.raises(InvalidArgument, match=message) as caught:
+        files.output_path(Settings(output_dir=str(tmp_path)), filename)
+    assert "\n" not in str(caught.value)
+
+
+def test_each_http_session_gets_its_own_output_folder_out_of_the_others_reach(tmp_path: Path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    server = Settings(output_dir=str(tmp_path / "out"))  # inside the working directory, the default upload root
+    a, b = files.session_settings(server), files.session_settings(server)
+    assert files.output_dir(a) != files.output_dir(b)
+    assert files.output_dir(a).parent == (tmp_path / "out" / files.SESSIONS).resolve()
+    assert files.download_dir(a) == files.output_dir(a) / files.DOWNLOADS
+    saved = files.output_path(a, "cookies.json")
+    files.save(saved, b"{}")
+    assert files.upload_path(a, str(saved)) == saved  # a session may upload its own file
+    with pytest.raises(InvalidArgument, match="another client session's output folder"):
+        files.upload_path(b, str(saved))
+    with pytest.raises(InvalidArgument, match="outside the output folder"):
+        files.output_path(b, str(saved))  # nor overwrite it
+    (tmp_path / "mine.txt").write_text("x")
+    assert files.upload_path(b, "mine.txt") == (tmp_path / "mine.txt").resolve()  # the rest of the cwd still uploads
+    default = files.session_settings(Settings())  # no --output-dir: the process's temporary folder
+    assert Path.cwd() not in files.output_dir(default).parents
 
 
 def test_downloads_go_under_the_output_dir_else_a_temp_folder(tmp_path: Path):

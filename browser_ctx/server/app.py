@@ -157,7 +157,9 @@ def create_server(settings: Settings | None = None, *, caps: tuple[str, ...] = (
             return error_result(str(exc))
         limit = settings.timeouts.call_ms
         try:
-            return await asyncio.wait_for(call_tool(spec, params.arguments, session, settings), limit / 1000)
+            # The session's own settings: an HTTP client session has its own output folder (files.session_settings).
+            return await asyncio.wait_for(call_tool(spec, params.arguments, session, session.settings),
+                                          limit / 1000)
         except TimeoutError:
             log.warning("%s abandoned after %.0f ms", spec.name, limit)
             tab = session.peek_tab()

@@ -76,6 +76,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from .. import files
 from .._errors import BrowserCtxError
 from ..browser.launcher import find_executable
 from ..browser.remote import BrowserProvider, LaunchedBrowser, RemoteBrowser
@@ -329,7 +330,8 @@ class SessionPool:
             if self.shared_context:
                 session = self._shared_session()
             else:
-                session = BrowserSession(self.settings, provider=self.provider, adopt_existing=False)
+                session = BrowserSession(files.session_settings(self.settings), provider=self.provider,
+                                         adopt_existing=False)
                 if key in self._expired:
                     del self._expired[key]
                     session.add_note(f"This session had no call for {self.idle_timeout:g} s; its browser context "
