@@ -364,3 +364,16 @@ def test_binary_detection():
     assert looks_binary("image/png") and looks_binary("application/octet-stream")
     assert not looks_binary("image/svg+xml") and not looks_binary("application/json", "{}")
     assert looks_binary("", "ab\x00cd")
+
+
+def test_a_pattern_match_past_the_cut_shows_the_window_around_it():
+    text = "ValidationError: " + "schema dump, " * 130 + 'Cause: property "email" must match format "email"'
+    entry = ConsoleEntry(level="error", text=text, full_length=len(text))
+    plain = render_entry(entry, message_chars=300)
+    assert "Cause" not in plain and f"[{len(text):,} chars in all]" in plain
+    focused = render_entry(entry, message_chars=300, focus=re.compile("Cause"))
+    assert focused.startswith("[error] ValidationError: schema dump")
+    assert f"of {len(text):,} around the match]" in focused
+    assert 'Cause: property "email" must match format "email"' in focused and len(focused) < 400
+    early = render_entry(entry, message_chars=300, focus=re.compile("ValidationError"))
+    assert early == plain  # a match within the cut changes nothing

@@ -55,3 +55,59 @@ async def test_requests_cut_by_navigation_are_closed_with_their_duration(site):
         index = int(slow.split()[0][1:])
         body = await t.text("browser_network_request", index=index, part="response-body")
         assert "cut off by the page's navigation" in body, body
+
+
+async def test_bodies_the_browser_did_not_keep_are_named_honestly(site):
+    """Error responses the page never read (401, 413) and a body read as a blob are "not kept", never
+    "not finished loading" or a size of 0; a safe method comes with a way to fetch it again."""
+    session, t = await tools()
+    async with session:
+        await t.goto(f"{site}/events/unread-body.html")
+        out = await t.text("browser_network_requests")
+        index = {name: int(ln.split()[0][1:]) for ln in out.splitlines() for name in
+                 ("unauthorized?kb=300", "unauthorized →", "too-large", "big.json") if name in ln}
+        for name in ("unauthorized?kb=300", "unauthorized →"):
+            body = await t.text("browser_network_request", index=index[name], part="response-body")
+            assert "not kept by the browser (the page never read it)" in body, body
+            assert "A GET is safe to repeat" in body and "fetch('/events/api/unauthorized" in body, body
+            assert "call again" not in body
+        post = await t.text("browser_network_request", index=index["too-large"], part="response-body")
+        assert "the page never read it" in post and "not offered" in post and "POST" in post, post
+        blob = await t.text("browser_network_request", index=index["big.json"], part="response-body")
+        assert "not kept by the browser (the page read it as a blob or stream)" in blob, blob
+        assert "0 B" not in blob and "empty" not in blob
+
+
+async def test_a_long_message_can_be_read_whole_or_around_its_match(site):
+    """A 1,900-character validation error whose cause is at its end: the listing cuts it, a pattern that
+    matches only it shows it whole, and a pattern matching several entries shows the window around
+    the match."""
+    session, t = await tools()
+    async with session:
+        await t.goto(f"{site}/events/long-message.html")
+        listing = await t.text("browser_console_messages")
+        assert "Cause" not in listing and "chars in all]" in listing
+        whole = await t.text("browser_console_messages", pattern="Cause")
+        assert 'Cause: property "email" must match format "email" (got "ann@")' in whole, whole
+        assert "field_20:" in whole and "chars in all" not in whole
+        window = await t.text("browser_console_messages", pattern="Cause|unrelated")
+        line = next(ln for ln in window.splitlines() if "ValidationError" in ln)
+        assert "around the match]" in line and 'must match format "email"' in line and len(line) < 420, line
+
+
+async def test_console_table_dir_and_group_keep_their_data(site):
+    """console.table as a small table, console.dir three levels deep, console.group children indented."""
+    session, t = await tools()
+    async with session:
+        await t.goto(f"{site}/events/structured-console.html")
+        out = await t.text("browser_console_messages")
+        assert ('[info] table: 3 rows × 3 columns ↵ (index) | name | age | role ↵ 0 | "Ann" | 31 | "admin" ↵ '
+                '1 | "Bob" | 25 | "dev" ↵ 2 | "Cy" | 40 | "ops"') in out, out
+        assert ('[info] {user: {name: "Ann", roles: ["admin", "dev"], address: {city: "Oslo", zip: "0150"}}, '
+                'count: 2}') in out, out
+        lines = out.splitlines()
+        assert any(ln.startswith("[info] checkout (") for ln in lines)
+        assert any(ln.startswith("[info]   cart loaded (") for ln in lines)
+        assert any(ln.startswith("[warning]     card declined (") for ln in lines)
+        assert any(ln.startswith("[info]   back in checkout (") for ln in lines)
+        assert any(ln.startswith("[info] outside any group (") for ln in lines)

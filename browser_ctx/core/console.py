@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from .sections import Section
 from .tokens import count_tokens
-from .urls import clip_end, clip_middle
+from .urls import clip_around, clip_end, clip_middle
 
 __all__ = [
     "LEVELS",
@@ -241,16 +241,22 @@ def _one_line(text: str) -> str:
 
 
 def render_entry(e: ConsoleEntry, *, message_chars: int = 300, scrub: Callable[[str], str] | None = None,
-                 since: int | None = None, frames: int = STACK_FRAMES) -> str:
+                 since: int | None = None, frames: int = STACK_FRAMES, focus: re.Pattern[str] | None = None) -> str:
     """Render one entry: ``[level] ×count text (source)`` plus indented stack lines.
 
     The text is scrubbed (``scrub``) *before* it is cut at ``message_chars`` characters, so a secret
-    never survives half-cut; a cut message says its full length in characters. Stacks show
-    ``frames`` frames and say how many were dropped.
+    never survives half-cut; a cut message says its full length in characters. When ``focus`` (the
+    listing's ``pattern``) matches past the cut, the window around the match is shown instead of the
+    rest of the start (:func:`~browser_ctx.core.urls.clip_around`). Stacks show ``frames`` frames and
+    say how many were dropped.
     """
     text = scrub(e.text) if scrub else e.text
     full = e.full_length + (len(text) - len(e.text))
-    text = clip_end(text, message_chars, total=full)
+    match = focus.search(text) if focus is not None else None
+    if match is not None and match.end() > message_chars:
+        text = clip_around(text, match.start(), match.end(), message_chars, total=full)
+    else:
+        text = clip_end(text, message_chars, total=full)
     parts = [f"[{e.level}]"]
     if e.count > 1:
         parts.append(f"×{e.count}")

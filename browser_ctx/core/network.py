@@ -108,6 +108,7 @@ class RequestRecord:
             was never read to the end).
         wall_time: when it started, seconds since the epoch.
         encoded_bytes: bytes received on the wire (``None`` while pending).
+        body_bytes: decoded body bytes seen arrive so far.
         request_headers / response_headers: redacted headers.
         post_data: the redacted request body (kept up to :data:`POST_KEEP` characters), ``None`` if none.
         post_length: characters of the whole request body.
@@ -140,6 +141,7 @@ class RequestRecord:
     response_at: float | None = None
     wall_time: float = 0.0
     encoded_bytes: int | None = None
+    body_bytes: int = 0
     request_headers: dict[str, str] = field(default_factory=dict)
     response_headers: dict[str, str] = field(default_factory=dict)
     post_data: str | None = None

@@ -2,7 +2,8 @@
 
 - :func:`strip_tracking`, :func:`shorten_url`: drop tracking parameters, make URLs short;
 - :func:`clip_middle`: cut a long string (a URL, a ``url:line``) in the middle, saying how much;
-- :func:`clip_end`: cut a long text (a message, a body) at its end, saying how long it was.
+- :func:`clip_end`: cut a long text (a message, a body) at its end, saying how long it was;
+- :func:`clip_around`: cut a long text keeping its start and a window around a match.
 
 All are pure and never raise on odd input: a string that is not a URL is returned cut to
 length, never rejected. Lengths are characters (Unicode code points).
@@ -12,7 +13,8 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit
 
-__all__ = ["strip_tracking", "shorten_url", "clip_middle", "clip_end", "TRACKING_PARAMS", "TRACKING_PREFIXES"]
+__all__ = ["strip_tracking", "shorten_url", "clip_middle", "clip_end", "clip_around", "TRACKING_PARAMS",
+           "TRACKING_PREFIXES"]
 
 #: Query parameter names (compared lower-case) removed by :func:`strip_tracking`.
 TRACKING_PARAMS = frozenset(
@@ -139,6 +141,22 @@ def clip_end(text: str, limit: int, *, total: int | None = None, hint: str = "")
     if len(text) <= limit and whole == len(text):
         return text
     return f"{text[:limit]}… [{whole:,} chars in all{'; ' + hint if hint else ''}]"
+
+
+def clip_around(text: str, start: int, end: int, limit: int, *, total: int | None = None) -> str:
+    """``text`` cut to about ``limit`` characters keeping its first quarter and a window around
+    ``text[start:end]`` (a match), marked ``… [chars A–B of N around the match] …``; as :func:`clip_end`
+    when the match ends within ``limit``. ``total`` as in :func:`clip_end`."""
+    whole = max(len(text), total or 0)
+    if end <= limit or len(text) <= limit:
+        return clip_end(text, limit, total=total)
+    head = max(1, limit // 4)
+    room = limit - head
+    a = max(head, start - max(0, (room - (end - start)) // 2))
+    b = min(len(text), a + room)
+    a = max(head, min(a, b - room))
+    tail = "…" if b < whole else ""
+    return f"{text[:head]}… [chars {a:,}–{b:,} of {whole:,} around the match] {text[a:b]}{tail}"
 
 
 def _cut_middle(head: str, rest: str, limit: int) -> str:

@@ -13,7 +13,9 @@ Importing this module registers them in :data:`tests.support.site.ROUTES`:
 - ``/events/secrets.html``: the secrets page, served with ``Set-Cookie: sid=SECRET_A``;
 - ``/events/api/echo``: echoes its query, ``Authorization`` and ``X-Api-Key`` as JSON;
 - ``/events/api/login``: POST, echoes the body it got;
-- ``/events/pixel.png``: a 1×1 PNG (a binary body).
+- ``/events/pixel.png``: a 1×1 PNG (a binary body);
+- ``/events/api/unauthorized?kb=N``: HTTP 401 with a JSON body (padded by N kB);
+- ``/events/api/too-large``: POST, HTTP 413 with a JSON body.
 """
 
 from __future__ import annotations
@@ -196,6 +198,19 @@ def _login(h: BaseHTTPRequestHandler) -> None:
     _send(h, 200, json.dumps({"ok": True, "received": got}))
 
 
+def _unauthorized(h: BaseHTTPRequestHandler) -> None:
+    kb = int((_query(h).get("kb") or ["0"])[0])
+    body = {"error": "token expired", "hint": "log in again", "padding": "x" * (kb * 1000)}
+    _send(h, 401, json.dumps(body), headers={"WWW-Authenticate": "Bearer"})
+
+
+def _too_large(h: BaseHTTPRequestHandler) -> None:
+    length = int(h.headers.get("Content-Length") or 0)
+    if length:
+        h.rfile.read(length)
+    _send(h, 413, json.dumps({"error": "payload too large", "limit": 10}))
+
+
 def _pixel(h: BaseHTTPRequestHandler) -> None:
     _send(h, 200, _PNG, "image/png")
 
@@ -213,4 +228,6 @@ ROUTES.update({
     "/events/api/echo": _echo,
     "/events/api/login": _login,
     "/events/pixel.png": _pixel,
+    "/events/api/unauthorized": _unauthorized,
+    "/events/api/too-large": _too_large,
 })

@@ -44,6 +44,10 @@ EXTRA_KEEP = 500
 TWIN_SEARCH = 500
 
 _TAB_CLOSED = "the tab was closed, and its bodies with it"
+#: Why the body of a response the page never read is missing (Chromium keeps none).
+NEVER_READ = "not kept by the browser (the page never read it)"
+#: Why the body of a response the page read as a blob or stream is missing.
+READ_AS_STREAM = "not kept by the browser (the page read it as a blob or stream)"
 
 
 @dataclass
@@ -56,12 +60,15 @@ class Body:
         full_bytes: size of the body in bytes (decoded, as the page received it), if known.
         binary: the body is binary (``text`` is ``None``; ``full_bytes`` says how big).
         missing: why the body is not available (``None`` when it is).
+        unread: the response arrived but the browser did not keep its body (the page never read it,
+            or read it as a blob or stream); fetching it again is the only way to see it.
     """
 
     text: str | None
     full_bytes: int | None = None
     binary: bool = False
     missing: str | None = None
+    unread: bool = False
 
 
 class NetworkCapture:
@@ -102,6 +109,7 @@ class NetworkCapture:
             "Network.responseReceived": self.on_response,
             "Network.responseReceivedExtraInfo": self.on_response_extra,
             "Network.loadingFinished": self.on_finished,
+            "Network.dataReceived": self.on_data,
             "Network.loadingFailed": self.on_failed,
             "Network.webSocketCreated": self.on_ws_created,
             "Network.webSocketHandshakeResponseReceived": self.on_ws_handshake,
@@ -338,6 +346,12 @@ class NetworkCapture:
             rec.socket.closed = True
         self._touch(rec)
 
+    def on_data(self, p: dict[str, Any]) -> None:
+        """``Network.dataReceived``: decoded body bytes arrived (counted; the data is not kept)."""
+        rec = self._by_id.get(p.get("requestId", ""))
+        if rec is not None:
+            rec.body_bytes += int(p.get("dataLength") or 0)
+
     def on_failed(self, p: dict[str, Any]) -> None:
         """``Network.loadingFailed``: a network failure, a cancel or a block (CORS, CSP, mixed content)."""
         rec = self._by_id.get(p.get("requestId", ""))
@@ -469,8 +483,8 @@ class NetworkCapture:
             return Body(None, missing=f"the request failed ({rec.failure}); there is no response body")
         if rec.cut_by_navigation and rec.status is None:
             return Body(None, missing="the request was cut off by the page's navigation; there is no response body")
-        if rec.pending:
-            return Body(None, missing="the response has not finished loading yet; call again shortly")
+        if rec.pending and rec.status is None:
+            return Body(None, missing="no response yet; call again shortly")
         if rec.status in (204, 304) or (rec.status and 300 <= rec.status < 400):
             return Body("", full_bytes=0)
         pw_response = self._pw_responses.get(rec.request_id)
@@ -485,9 +499,13 @@ class NetworkCapture:
             msg = str(exc).lower()
             if "closed" in msg or "detached" in msg:
                 return Body(None, missing=_TAB_CLOSED)
+            if rec.pending:  # headers came, the body never finished: nobody read it
+                return Body(None, missing=NEVER_READ, unread=True)
             return Body(None, missing="the browser no longer holds it (bodies are dropped when the page navigates "
                         "away or its network buffer fills); reload the page and ask again")
         raw = result.get("body") or ""
+        if not raw and _announced_bytes(rec) > 0:
+            return Body(None, missing=READ_AS_STREAM if not rec.pending else NEVER_READ, unread=True)
         if result.get("base64Encoded"):
             return self._decoded(rec, base64.b64decode(raw))
         return Body(self._redactor.body(raw, rec.mime), full_bytes=len(raw.encode("utf-8", "surrogatepass")))
@@ -537,6 +555,17 @@ def merge_headers(into: dict[str, str], new: dict[str, str]) -> None:
         if old is not None and old != k:
             del into[old]
         into[k] = v
+
+
+def _announced_bytes(rec: RequestRecord) -> int:
+    """Bytes of body the response announced (``Content-Length``), else the decoded bytes seen arrive."""
+    for k, v in rec.response_headers.items():
+        if k.lower() == "content-length":
+            try:
+                return int(v)
+            except ValueError:
+                break
+    return rec.body_bytes
 
 
 def content_type(headers: dict[str, Any]) -> str:

@@ -247,6 +247,82 @@
     if (isError(v)) return errorText(v);
     return preview(v);
   };
+  // -- structured output: console.dir (a few levels deep), console.table (a small table) --------------
+  const DEEP_LEVELS = 3, DEEP_CHARS = 600, TABLE_ROWS = 5, TABLE_COLS = 6;
+  // An object or array rendered DEEP_LEVELS levels deep in about `room` characters (own data properties
+  // only: getters are not called); what does not fit is counted ("… 7 more").
+  const deep = (v, depth, room) => {
+    if (typeof v === 'string') return '"' + cut(v, 60) + '"';
+    if (v === null) return 'null';
+    const p = prim(v);
+    if (p !== null) return p;
+    if (typeof v === 'function') return 'ƒ';
+    if (depth >= DEEP_LEVELS || room < 8) return inner(v);
+    try {
+      if (isError(v) || isNode(v) || isView(v)) return inner(v);
+      const tag = tagOf(v);
+      const s = special(v, tag);
+      if (s !== null) return s;
+      if (tag === '[object Map]' || tag === '[object Set]') return preview(v);
+      const arr = isArray(v);
+      const keys = arr ? null : keysOf(v);
+      const n = arr ? v.length : keys.length;
+      let out = '';
+      for (let i = 0; i < n; i++) {
+        const k = arr ? toStr(i) : keys[i];
+        const d = ownDesc(v, k);
+        const val = !d ? 'undefined' : 'value' in d ? deep(d.value, depth + 1, room - out.length - k.length - 4) : '(…)';
+        const part = (i ? ', ' : '') + (arr ? '' : k + ': ') + val;
+        if (i && out.length + part.length > room) { out += ', … ' + (n - i) + ' more'; break; }
+        out += part;
+      }
+      const name = arr ? '' : ctorName(v);
+      return arr ? '[' + out + ']' : (name === 'Object' ? '' : name + ' ') + '{' + out + '}';
+    } catch (e) { return '{…}'; }
+  };
+  // console.table: the first TABLE_ROWS rows, at most TABLE_COLS columns, one line each, and the counts.
+  const table = (data, columns) => {
+    if (data === null || typeof data !== 'object') return show(data);
+    try {
+      const arr = isArray(data);
+      const rowKeys = arr ? null : keysOf(data);
+      const nRows = arr ? data.length : rowKeys.length;
+      const cols = [];
+      let nCols = 0, values = false;
+      const has = (c) => { for (let j = 0; j < nCols; j++) if (cols[j] === c) return true; return false; };
+      if (isArray(columns)) for (let j = 0; j < columns.length; j++) cols[nCols++] = str(columns[j]);
+      const rows = [];
+      for (let i = 0; i < nRows && i < TABLE_ROWS; i++) {
+        const key = arr ? toStr(i) : rowKeys[i];
+        const d = ownDesc(data, key);
+        const row = d && 'value' in d ? d.value : undefined;
+        rows[i] = [key, row];
+        if (row !== null && typeof row === 'object') {
+          if (!isArray(columns)) { const ks = keysOf(row); for (let j = 0; j < ks.length; j++) if (!has(ks[j])) cols[nCols++] = ks[j]; }
+        } else values = true;
+      }
+      const shown = nCols > TABLE_COLS ? TABLE_COLS : nCols;
+      let out = 'table: ' + nRows + ' row' + (nRows === 1 ? '' : 's') + ' × ' + nCols + ' column' + (nCols === 1 ? '' : 's');
+      out += '\n(index)';
+      for (let j = 0; j < shown; j++) out += ' | ' + cols[j];
+      if (nCols > shown) out += ' | … ' + (nCols - shown) + ' more';
+      if (values) out += ' | Value';
+      for (let i = 0; i < rows.length; i++) {
+        const key = rows[i][0], row = rows[i][1];
+        out += '\n' + key;
+        const isObj = row !== null && typeof row === 'object';
+        for (let j = 0; j < shown; j++) {
+          const d = isObj ? ownDesc(row, cols[j]) : null;
+          out += ' | ' + (!d ? '' : 'value' in d ? inner(d.value) : '(…)');
+        }
+        if (nCols > shown) out += ' | …';
+        if (values) out += ' | ' + (isObj ? '' : inner(row));
+      }
+      if (nRows > rows.length) out += '\n… ' + (nRows - rows.length) + ' more rows';
+      return out;
+    } catch (e) { return '{…}'; }
+  };
+
   // Returns [text, an Error argument's stack is in it].
   const format = (args, from) => {
     let out = '', err = false, i = from;
@@ -329,7 +405,14 @@
     }
     return out;
   };
-  const record = (frames, level, text, errArg, trace) => {
+  let groupDepth = 0;  // console.group nesting: every call inside is indented two spaces per level
+  const indent = (text) => {
+    let pad = '';
+    for (let k = 0; k < groupDepth && k < 16; k++) pad += '  ';
+    return pad + text;
+  };
+  const record = (frames, level, raw, errArg, trace) => {
+    const text = groupDepth ? indent(raw) : raw;
     let url = '', line = 0;
     if (frames.length) { const at = locate(frames[0]); url = at[0]; line = at[1]; }
     const kept = text.length > KEEP ? slice(text, 0, KEEP) : text;
@@ -389,7 +472,7 @@
     catch (e) { /* a frozen console: not captured */ }
   };
   const LEVEL = {__proto__: null, log: 'info', info: 'info', warn: 'warning', error: 'error', debug: 'debug',
-                 trace: 'info', dir: 'info', dirxml: 'info', table: 'info', group: 'info', groupCollapsed: 'info'};
+                 trace: 'info', dirxml: 'info'};
   for (const name in LEVEL) {
     const level = LEVEL[name];
     wrap(name, (args, frames) => {
@@ -397,6 +480,20 @@
       record(frames, level, name === 'trace' && !r[0] ? 'console.trace' : r[0], r[1], name === 'trace');
     });
   }
+  wrap('dir', (args, frames) => {
+    const v = args[0];
+    const text = v !== null && typeof v === 'object' && !isError(v) && !isNode(v) ? deep(v, 0, DEEP_CHARS) : show(v);
+    record(frames, 'info', text, isError(v), false);
+  });
+  wrap('table', (args, frames) => record(frames, 'info', table(args[0], args[1]), false, false));
+  const group = (args, frames) => {
+    const r = format(args, 0);
+    record(frames, 'info', r[0] || 'console.group', r[1], false);
+    groupDepth++;
+  };
+  wrap('group', group);
+  wrap('groupCollapsed', group);
+  wrap('groupEnd', () => { if (groupDepth > 0) groupDepth--; }, false);
   wrap('assert', (args, frames) => {
     if (args[0]) return;
     const r = format(args, 1);

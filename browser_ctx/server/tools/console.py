@@ -10,7 +10,10 @@ from __future__ import annotations
 
 from ..._errors import InvalidArgument
 from ...core.console import (
+    KEEP_CHARS,
+    KEEP_FRAMES,
     LEVELS,
+    STACK_FRAMES,
     clip_url,
     level_included,
     order_entries,
@@ -29,7 +32,10 @@ async def console_messages(call: ToolCall) -> Rendered:
     """Render the tab's console entries: filtered, folded, errors first, within the call's budget.
 
     Args (from ``call.args``): ``level`` (least severe level, default ``info``), ``pattern`` (regex on
-    the text, stack and source), ``since`` (a cursor), ``limit`` (entries), ``all`` (earlier pages too).
+    the text, stack and source; a match past a message's cut shows the window around it), ``since``
+    (a cursor), ``limit`` (entries), ``all`` (earlier pages too). When ``pattern`` or ``limit=1`` leaves
+    one entry, it is shown whole: its text as kept (:data:`~browser_ctx.core.console.KEEP_CHARS`
+    characters) and its kept stack; ``offset`` reads on past the call's cap.
 
     Returns:
         A :class:`Rendered` listing; structured fields ``cursor``, ``shown``, ``matched``; its baseline
@@ -81,11 +87,15 @@ async def console_messages(call: ToolCall) -> Rendered:
     last_section = None
     multi = show_all and len({e.section for e in matched}) > 1
     stopped = None
+    # One entry asked for (a pattern or limit=1 that leaves one): shown whole, as far as it is kept.
+    whole = len(matched) == 1 and (pattern is not None or limit == 1)
+    message_chars = KEEP_CHARS if whole else call.settings.events.message_chars
+    frames = KEEP_FRAMES if whole else STACK_FRAMES
     for e in matched:
         if limit is not None and len(shown) >= limit:
             stopped = f"limit={limit}"
             break
-        block = render_entry(e, message_chars=call.settings.events.message_chars, scrub=scrub, since=since)
+        block = render_entry(e, message_chars=message_chars, scrub=scrub, since=since, frames=frames, focus=pattern)
         if multi and e.section != last_section:
             block = section_header(ev.section(e.section), e.section, current.id) + "\n" + block
         if not budget.add(block, force=not shown):

@@ -12,6 +12,7 @@ import json
 import re
 from collections.abc import Callable
 from typing import Any
+from urllib.parse import quote
 
 from ..._errors import InvalidArgument
 from ...browser.capture import EventCapture
@@ -19,6 +20,7 @@ from ...core.bodies import apply_select, json_shape, looks_binary
 from ...core.console import clip_url, section_header
 from ...core.listing import compile_pattern, cursor_after
 from ...core.network import RequestRecord, fold_requests, format_bytes, parse_status, render_group, select_requests
+from ...core.sections import relative_url
 from ...core.tokens import count_tokens
 from ...core.urls import clip_end
 from ..registry import Rendered, ToolCall, ToolSpec
@@ -297,7 +299,10 @@ async def _response_body_block(ev: EventCapture, rec: RequestRecord, *, select: 
         if select:
             raise InvalidArgument(f"The response body of #{rec.index} is not available: {body.missing}.")
         meta["bodyAvailable"] = False
-        return f"Response body: not available: {body.missing}.", meta
+        text = f"Response body: {body.missing}."
+        if body.unread:
+            text += " " + _refetch_offer(rec, ev.current_section.url)
+        return text, meta
     if body.binary or body.text is None:
         if select:
             raise InvalidArgument(f"select needs a JSON body; #{rec.index} is binary ({rec.mime}).")
@@ -308,6 +313,24 @@ async def _response_body_block(ev: EventCapture, rec: RequestRecord, *, select: 
                                budget=budget, label="Response body", index=rec.index, part=part)
     meta.update(extra)
     return text, meta
+
+
+#: Characters left as they are in a URL put inside a quoted JavaScript string (no quotes, no backslash).
+_URL_SAFE = "/:?&=#%[]@!$()*+,;~-._"
+#: Methods whose request can be repeated to see a body the browser did not keep.
+SAFE_METHODS = ("GET", "HEAD")
+
+
+def _refetch_offer(rec: RequestRecord, page_url: str) -> str:
+    """How to see a body the browser did not keep: fetch it again, for a safe method only."""
+    if rec.method.upper() not in SAFE_METHODS:
+        return (f"Re-fetching is not offered: repeating a {rec.method} could repeat its effect; reproduce "
+                "the call in the page (browser_evaluate) if that is safe.")
+    url = relative_url(rec.url, page_url)
+    method = "" if rec.method.upper() == "GET" else f", {{method: '{rec.method.upper()}'}}"
+    return (f"A {rec.method.upper()} is safe to repeat: browser_evaluate with function "
+            f"\"() => fetch('{quote(url, safe=_URL_SAFE)}'{method}).then(r => r.text())\" fetches it again "
+            "(cookies are sent; other secret headers are not, so the answer may differ).")
 
 
 def _ctype(headers: dict[str, str]) -> str:
