@@ -200,6 +200,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="HTTP: one browser context for all clients (default: one per client session)")
     h.add_argument("--idle-timeout", type=float, default=1800.0, metavar="S",
                    help="HTTP: close a client's browser context after S seconds without a call (default %(default)s)")
+    h.add_argument("--max-sessions", type=int, default=None, metavar="N",
+                   help="HTTP: the most MCP sessions open at once; past it a new client gets 503 with Retry-After "
+                        "(default: half this machine's memory / 512 MiB, between 2 and 64)")
     h.add_argument("--allowed-hosts", type=_origins, default=(), metavar="LIST",
                    help="HTTP: comma-separated Host header names to accept besides 127.0.0.1/localhost (a proxy "
                         "that passes the public host), e.g. mcp.example.com or mcp.example.com:8443")
@@ -268,7 +271,8 @@ def _check_remote(parser: argparse.ArgumentParser, args: argparse.Namespace) -> 
 def _serve_http(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     options = HttpOptions(host=args.host, port=args.port, auth_token=args.auth_token,
                           shared_context=args.shared_context, idle_timeout=args.idle_timeout,
-                          allowed_hosts=tuple(args.allowed_hosts), access_log=args.access_log)
+                          allowed_hosts=tuple(args.allowed_hosts), access_log=args.access_log,
+                          max_sessions=args.max_sessions)
     try:
         check_bind(options)
         if args.user_data_dir and not args.shared_context:

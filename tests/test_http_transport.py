@@ -27,7 +27,8 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 from mcp.shared.exceptions import MCPError
 
-from browser_ctx.server.http import HttpOptions, check_bind, check_sdk, sdk_idle_timeout, security_settings
+from browser_ctx.server.http import (HttpOptions, check_bind, check_sdk, default_max_sessions, sdk_idle_timeout,
+                                     security_settings)
 from tests.support.client import TEST_SERVER_ARGS, result_text
 from tests.test_faults import alive, chromium_below, processes_using, profiles_of
 
@@ -203,7 +204,7 @@ async def test_token_isolation_idle_and_sigterm(fault_site: str):
 
         h = await health(server)
         assert h == {"status": "ok", "browser": "down", "sessions": 0, "contexts": 0, "tabs": 0,
-                     "mode": "per-session"}, h
+                     "mode": "per-session", "protocolSessions": 0, "maxSessions": default_max_sessions()}, h
 
         # Two agents at once: each sees only its own page, cookie and storage, in every result.
         alpha, bravo = await asyncio.gather(_as_client(server.url, fault_site, "alpha", 8),

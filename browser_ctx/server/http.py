@@ -43,6 +43,15 @@ The SDK also ends MCP sessions with no request in flight (a client that vanished
 ``max(2 × timeout, timeout + 60)`` s (:func:`sdk_idle_timeout`); an open GET stream counts as in flight.
 The shared session of ``--shared-context`` is never closed for idleness.
 
+Session limit (``--max-sessions N``): at most N MCP protocol sessions are open at once; an ``initialize``
+beyond them gets ``503`` with ``Retry-After:`` :data:`RETRY_AFTER_S` and a one-line JSON-RPC error saying
+so (nothing is opened: no protocol session, no browser context). The default is memory-aware
+(:func:`default_max_sessions`): half of this machine's memory (the smaller of physical RAM and the cgroup
+limit) divided by :data:`SESSION_BUDGET_BYTES` (512 MiB, a session that has read a dozen heavy pages; the
+issue-16 run measured 430 MB per context), between :data:`MIN_DEFAULT_SESSIONS` and
+:data:`MAX_DEFAULT_SESSIONS`: 23 on a 24 GB machine, 3 on 4 GB. ``/healthz`` (with the token) reports
+``protocolSessions`` (MCP sessions open, whether or not they have called a tool yet) and ``maxSessions``.
+
 Access log (``--access-log``): one line per HTTP request on stderr (logger ``browser_ctx.access``): method,
 path (never the query), status, milliseconds and the first 8 characters of the MCP session id; and one
 line per tool call: tool, outcome, milliseconds, tokens. Never arguments, URLs or page text.
@@ -58,18 +67,20 @@ import contextlib
 import hmac
 import inspect
 import logging
+import os
 import signal
 import socket
 import sys
 import time
 from collections import OrderedDict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
 import uvicorn
 from mcp.server.connection import Connection
 from mcp.server.session import ServerSession
+from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from mcp.server.transport_security import TransportSecuritySettings
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -85,7 +96,8 @@ from ..settings import Settings
 from .app import create_server, select_tools
 from .metrics import CONTENT_TYPE, PoolStats, ServerMetrics
 
-__all__ = ["HttpOptions", "SessionPool", "BearerAuth", "AccessLog", "build_app", "serve_http",
+__all__ = ["HttpOptions", "SessionPool", "BearerAuth", "AccessLog", "SessionLimit", "build_app", "serve_http",
+           "default_max_sessions", "machine_memory_bytes", "protocol_session_count",
            "DEFAULT_IDLE_TIMEOUT_S", "LOCAL_HOSTS", "OPEN_PATHS", "check_bind", "check_sdk", "security_settings"]
 
 log = logging.getLogger("browser_ctx")
@@ -109,6 +121,48 @@ AUTHORIZED = "browser_ctx.authorized"
 _CLOSE_TIMEOUT_S = 10
 #: Expired session ids remembered (to tell a returning client its context was reset).
 _EXPIRED_KEPT = 1000
+#: Memory one client session is planned at, in bytes, for the default ``--max-sessions`` (512 MiB).
+SESSION_BUDGET_BYTES = 512 * 1024 * 1024
+#: Share of the machine's memory the default ``--max-sessions`` plans for sessions (the rest: the server,
+#: the browser process, the system).
+SESSION_MEMORY_SHARE = 0.5
+#: Bounds of the memory-aware default ``--max-sessions``.
+MIN_DEFAULT_SESSIONS, MAX_DEFAULT_SESSIONS = 2, 64
+#: Seconds a client refused for the session limit is told to wait (``Retry-After``).
+RETRY_AFTER_S = 30
+#: Where Linux's cgroup v2 states this process's memory limit (``max`` = none).
+_CGROUP_MEMORY_MAX = "/sys/fs/cgroup/memory.max"
+
+
+def machine_memory_bytes() -> int | None:
+    """Bytes of memory this process may use: the smaller of physical RAM and the cgroup v2 limit.
+
+    ``None`` when neither can be read (not Linux-like).
+    """
+    sizes: list[int] = []
+    with contextlib.suppress(ValueError, OSError, AttributeError):  # no sysconf names on this OS
+        sizes.append(os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE"))
+    with contextlib.suppress(ValueError, OSError):  # no cgroup v2 (or "max"): RAM alone decides
+        with open(_CGROUP_MEMORY_MAX, encoding="ascii") as fh:
+            sizes.append(int(fh.read().strip()))
+    positive = [n for n in sizes if n > 0]
+    return min(positive) if positive else None
+
+
+def default_max_sessions(memory_bytes: int | None = None) -> int:
+    """The default ``--max-sessions``: ``SESSION_MEMORY_SHARE`` × memory ÷ ``SESSION_BUDGET_BYTES``, clamped.
+
+    Args:
+        memory_bytes: the memory to plan for (default :func:`machine_memory_bytes`); unknown → 8 sessions.
+
+    Returns:
+        An int between :data:`MIN_DEFAULT_SESSIONS` and :data:`MAX_DEFAULT_SESSIONS` (23 for 24 GB).
+    """
+    memory = machine_memory_bytes() if memory_bytes is None else memory_bytes
+    if memory is None:
+        return 8
+    fit = int(memory * SESSION_MEMORY_SHARE // SESSION_BUDGET_BYTES)
+    return max(MIN_DEFAULT_SESSIONS, min(MAX_DEFAULT_SESSIONS, fit))
 
 
 @dataclass(frozen=True)
@@ -124,6 +178,8 @@ class HttpOptions:
         allowed_hosts: extra ``Host`` header values accepted (``name`` = any port, or ``name:port``), for a
             proxy that passes the public host name (``--allowed-hosts``); default none.
         access_log: log one line per HTTP request and per tool call on stderr (``--access-log``).
+        max_sessions: the most MCP sessions open at once (``--max-sessions``); ``None`` (default) =
+            :func:`default_max_sessions`, computed from this machine's memory when the app is built.
     """
 
     host: str = "127.0.0.1"
@@ -133,6 +189,7 @@ class HttpOptions:
     idle_timeout: float = DEFAULT_IDLE_TIMEOUT_S
     allowed_hosts: tuple[str, ...] = ()
     access_log: bool = False
+    max_sessions: int | None = None
 
 
 def sdk_idle_timeout(idle_timeout: float) -> float:
@@ -154,6 +211,8 @@ def check_bind(options: HttpOptions) -> None:
                          "(or $BROWSER_CTX_AUTH_TOKEN); clients then send it as a Bearer token")
     if not options.idle_timeout > 0:
         raise ValueError("--idle-timeout must be a positive number of seconds")
+    if options.max_sessions is not None and options.max_sessions < 1:
+        raise ValueError("--max-sessions must be at least 1")
     for name in options.allowed_hosts:
         if not name or any(c in name for c in "/ @?#,") or name.startswith(":"):
             raise ValueError(f"--allowed-hosts: {name!r} is not a host name (give names like mcp.example.com or "
@@ -202,12 +261,23 @@ def check_sdk() -> None:
     missing = [f for f in ("session_id", "state", "exit_stack") if f not in getattr(Connection, "__annotations__", {})]
     try:
         stores = "self._connection = connection" in inspect.getsource(ServerSession.__init__)
+        if "self._server_instances" not in inspect.getsource(StreamableHTTPSessionManager.__init__):
+            missing.append("StreamableHTTPSessionManager._server_instances")
     except (OSError, TypeError):  # no source available (zipped install): trust the annotations check
         stores = True
     if missing or not stores:
         raise RuntimeError("this mcp SDK version changed ServerSession._connection / Connection "
                            f"(missing: {', '.join(missing) or '_connection'}); browser-ctx's HTTP transport needs "
                            "an update (see browser_ctx.server.http._connection_of), or install mcp 2.3")
+
+
+def protocol_session_count(manager: StreamableHTTPSessionManager) -> int:
+    """MCP protocol sessions the SDK's session manager holds open (initialized, not yet ended).
+
+    The second touch of the SDK's private state (checked by :func:`check_sdk`): the manager keeps its
+    transports in ``_server_instances``, with no public count.
+    """
+    return len(getattr(manager, "_server_instances", ()))
 
 
 def _session_key(ctx: Any) -> str | None:
@@ -257,6 +327,10 @@ class SessionPool:
         self.expired_count = 0
         #: The server's metrics (set by :func:`build_app`).
         self.metrics: ServerMetrics | None = None
+        #: Counts the MCP protocol sessions open (set by :func:`build_app`; 0 without it).
+        self.protocol_sessions: Callable[[], int] = lambda: 0
+        #: The most protocol sessions open at once (``--max-sessions``; set by :func:`build_app`).
+        self.max_sessions: int | None = None
 
     @property
     def closing(self) -> bool:
@@ -425,7 +499,8 @@ class SessionPool:
         if detail:
             s = self.stats()
             report.update(browser="up" if s.browser_up else "down", sessions=s.sessions, contexts=s.contexts,
-                          tabs=s.tabs, mode="shared" if self.shared_context else "per-session")
+                          tabs=s.tabs, mode="shared" if self.shared_context else "per-session",
+                          protocolSessions=self.protocol_sessions(), maxSessions=self.max_sessions)
             reason = self.provider.failed_recently() if self.provider is not None and not ready else None
             if reason:
                 report["reason"] = reason  # why the last launch / connection failed (no page data)
@@ -462,6 +537,43 @@ class BearerAuth:
                 return
             scope[AUTHORIZED] = ok
         await self.app(scope, receive, send)
+
+
+class SessionLimit:
+    """ASGI middleware: an MCP ``initialize`` (a POST to ``/mcp`` without ``Mcp-Session-Id``) past
+    ``limit`` open protocol sessions gets ``503`` with ``Retry-After`` and a one-line JSON-RPC error.
+
+    The SDK's own limit (the same number, checked under its lock) catches two openings racing past this
+    check; its ``503`` gets the ``Retry-After`` header added here too.
+    """
+
+    def __init__(self, app: ASGIApp, limit: int, count: Callable[[], int]) -> None:
+        self.app = app
+        self.limit = limit
+        self.count = count
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope.get("path") != MCP_PATH:
+            await self.app(scope, receive, send)
+            return
+        opening = scope.get("method") == "POST" and not any(name == b"mcp-session-id"
+                                                             for name, _ in scope.get("headers", ()))
+        if opening and self.count() >= self.limit:
+            log.warning("refused a new MCP session: %d are open (--max-sessions %d)", self.count(), self.limit)
+            body = {"jsonrpc": "2.0", "id": None, "error": {"code": -32000, "message": (
+                f"This server is at its limit of {self.limit} sessions (--max-sessions); retry in {RETRY_AFTER_S} s "
+                "or use another server.")}}
+            await JSONResponse(body, status_code=503, headers={"Retry-After": str(RETRY_AFTER_S)})(
+                scope, receive, send)
+            return
+
+        async def send_with_retry_after(message: Message) -> None:
+            if message["type"] == "http.response.start" and message["status"] == 503:
+                message = {**message, "headers": [*message.get("headers", ()),
+                                                  (b"retry-after", str(RETRY_AFTER_S).encode())]}
+            await send(message)
+
+        await self.app(scope, receive, send_with_retry_after)
 
 
 class AccessLog:
@@ -511,7 +623,8 @@ def build_app(settings: Settings, options: HttpOptions, *, caps: tuple[str, ...]
 
     Returns:
         ``(app, pool)``; the app's lifespan opens and closes the pool. ``pool.metrics`` is the server's
-        :class:`~browser_ctx.server.metrics.ServerMetrics` (its own registry).
+        :class:`~browser_ctx.server.metrics.ServerMetrics` (its own registry); ``pool.max_sessions`` the
+        session limit in force (``options.max_sessions``, else :func:`default_max_sessions`).
 
     Raises:
         ValueError: see :func:`check_bind`.
@@ -538,8 +651,11 @@ def build_app(settings: Settings, options: HttpOptions, *, caps: tuple[str, ...]
     async def metrics_page(_request: Request) -> Response:
         return Response(metrics.render(), media_type=CONTENT_TYPE, headers={"Cache-Control": "no-store"})
 
+    limit = options.max_sessions if options.max_sessions is not None else default_max_sessions()
+    pool.max_sessions = limit
     app: ASGIApp = server.streamable_http_app(
         streamable_http_path=MCP_PATH,
+        max_sessions=limit,
         # The SDK ends MCP sessions with no request in flight (a vanished client) a while after ours expire,
         # so a client that comes back after our timeout still finds its session and gets a fresh context.
         session_idle_timeout=sdk_idle_timeout(options.idle_timeout),
@@ -549,6 +665,9 @@ def build_app(settings: Settings, options: HttpOptions, *, caps: tuple[str, ...]
                                  Route("/healthz", healthz, methods=["GET"]),
                                  Route("/metrics", metrics_page, methods=["GET"])],
     )
+    manager = server.session_manager
+    pool.protocol_sessions = lambda: protocol_session_count(manager)
+    app = SessionLimit(app, limit, pool.protocol_sessions)
     if options.auth_token:
         app = BearerAuth(app, options.auth_token, OPEN_PATHS)
     if options.access_log:
