@@ -38,6 +38,8 @@ __all__ = [
     "PageError",
     "translate",
     "one_line",
+    "without_credentials",
+    "auth_required",
 ]
 
 
@@ -93,6 +95,43 @@ def one_line(text: str, limit: int = 300) -> str:
     return line if len(line) <= limit else line[: limit - 1] + "…"
 
 
+_USERINFO = re.compile(r"^([a-zA-Z][a-zA-Z0-9+.-]*://)[^/?#\s]*@")
+_CHALLENGE = re.compile(r'^\s*([A-Za-z][\w-]*)(?:.*?\brealm\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^\s,]+)))?', re.S)
+#: Characters of an authentication realm quoted in a message.
+REALM_CHARS = 80
+
+
+def without_credentials(url: str) -> str:
+    """Return ``url`` without its ``user:password@`` part (nothing of it is kept, not even its length)."""
+    return _USERINFO.sub(r"\1", url)
+
+
+def auth_required(status: int, challenge: str | None, url: str, *, credentials_given: bool) -> NavigationError:
+    """The error for an HTTP authentication challenge (401, or 407 from a proxy).
+
+    ``challenge`` is the ``WWW-Authenticate`` (or ``Proxy-Authenticate``) header: its scheme and realm are
+    named, e.g. ``HTTP 401: authentication required (Basic, realm "Staff")``. ``url`` is shown without
+    credentials; ``credentials_given`` says the browser had credentials and they were refused.
+    """
+    detail = ""
+    m = _CHALLENGE.match(challenge or "")
+    if m:
+        realm = m.group(2) if m.group(2) is not None else m.group(3)
+        detail = m.group(1)
+        if realm is not None:
+            realm = realm.replace('\\"', "'").replace('"', "'")
+            if len(realm) > REALM_CHARS:
+                realm = realm[:REALM_CHARS - 1] + "…"
+            detail += f', realm "{realm}"'
+    who = "proxy authentication" if status == 407 else "authentication"
+    head = f"HTTP {status}: {who} required" + (f" ({detail})" if detail else "") + f" at {without_credentials(url)}"
+    if credentials_given:
+        return NavigationError(f"{head}; the credentials given were refused. Check --http-credentials "
+                               "(user:password, or https://origin=user:password) for this origin.")
+    return NavigationError(f"{head}. Start the server with --http-credentials user:password (or "
+                           "https://origin=user:password, $BROWSER_CTX_HTTP_CREDENTIALS, --http-credentials-file).")
+
+
 def translate(exc: BaseException, *, action: str, target: str | None = None, url: str | None = None,
               timeout_ms: float | None = None) -> BrowserCtxError:
     """Turn an exception raised by Playwright (or the browser) into one of ours.
@@ -101,7 +140,7 @@ def translate(exc: BaseException, *, action: str, target: str | None = None, url
         exc: what Playwright raised.
         action: what we were doing, in words ("navigate", "read text", "click").
         target: the selector or ref involved, if any; named in the message.
-        url: the URL involved, if any; named in the message.
+        url: the URL involved, if any; named in the message without its ``user:password@``.
         timeout_ms: the timeout in force, named in timeout messages.
 
     Returns:
@@ -110,6 +149,7 @@ def translate(exc: BaseException, *, action: str, target: str | None = None, url
     if isinstance(exc, BrowserCtxError):
         return exc
     msg = str(exc)
+    url = without_credentials(url) if url else url
     what = f" {target!r}" if target else ""
     if isinstance(exc, PlaywrightTimeout):
         waited = f" after {timeout_ms:.0f} ms" if timeout_ms else ""

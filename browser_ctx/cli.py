@@ -13,6 +13,7 @@ import logging
 import os
 import signal
 import sys
+from pathlib import Path
 from typing import Any
 
 from mcp.server.stdio import stdio_server
@@ -27,7 +28,16 @@ from .demo.run import run_demo
 from .server.app import all_tools, create_server
 from .server.http import HttpOptions, check_bind, serve_http
 from .server.pipeline import call_tool
-from .settings import ActionSettings, CapSettings, DialogPolicy, EventSettings, LaunchSettings, Settings, Timeouts
+from .settings import (
+    ActionSettings,
+    CapSettings,
+    DialogPolicy,
+    EventSettings,
+    HttpCredentials,
+    LaunchSettings,
+    Settings,
+    Timeouts,
+)
 
 __all__ = ["main", "build_parser", "settings_from_args"]
 
@@ -56,6 +66,25 @@ def _dialog_policy(text: str) -> DialogPolicy:
         raise argparse.ArgumentTypeError(str(exc)) from exc
 
 
+def _credentials(text: str) -> HttpCredentials:
+    """``--http-credentials``: ``user:password`` or ``https://origin=user:password``; the error never
+    repeats the value (argparse's own message would)."""
+    try:
+        return HttpCredentials.parse(text)
+    except BrowserCtxError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from exc
+
+
+def _credentials_file(path: str) -> HttpCredentials:
+    """``--http-credentials-file``: the first non-empty line of the file, as for ``--http-credentials``."""
+    try:
+        lines = Path(path).read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise argparse.ArgumentTypeError(f"cannot read {path}: {type(exc).__name__}") from exc
+    first = next((line for line in lines if line.strip()), "")
+    return _credentials(first)
+
+
 def _origins(text: str) -> tuple[str, ...]:
     return tuple(o.strip() for o in text.replace(";", ",").split(",") if o.strip())
 
@@ -68,6 +97,12 @@ def _add_browser_options(p: argparse.ArgumentParser) -> None:
     g.add_argument("--user-data-dir", help="keep a persistent profile here (default: isolated, in memory)")
     g.add_argument("--storage-state", help="Playwright storage-state JSON file to start logged in")
     g.add_argument("--ignore-https-errors", action="store_true", help="accept invalid TLS certificates")
+    g.add_argument("--http-credentials", type=_credentials, metavar="[ORIGIN=]USER:PASSWORD",
+                   default=os.environ.get("BROWSER_CTX_HTTP_CREDENTIALS") or None,
+                   help="answer HTTP authentication (401/407) with these, e.g. https://intranet.example=ann:pw "
+                        "for one origin only (default: $BROWSER_CTX_HTTP_CREDENTIALS); never shown in any output")
+    g.add_argument("--http-credentials-file", type=_credentials_file, metavar="FILE",
+                   help="read --http-credentials from the first line of FILE")
     g.add_argument("--chromium-arg", action="append", default=[], metavar="FLAG",
                    help="extra Chromium flag (repeatable), e.g. --chromium-arg=--lang=de")
     g.add_argument("--offline-external", action="store_true",
@@ -154,6 +189,7 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
             ws_endpoint=args.ws_endpoint,
             remote_headers=tuple(args.remote_header),
             connect_timeout_ms=args.connect_timeout,
+            http_credentials=args.http_credentials_file or args.http_credentials,
         ),
         timeouts=Timeouts(navigation_ms=args.timeout_navigation, read_ms=args.timeout_read,
                           action_ms=args.timeout_action, call_ms=args.timeout_call),

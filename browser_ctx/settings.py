@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from ._errors import InvalidArgument
 
 __all__ = ["CapSettings", "LaunchSettings", "Timeouts", "EventSettings", "ActionSettings", "DialogPolicy",
-           "DIALOG_TYPES", "Settings", "OFFLINE_EXTERNAL_RULES"]
+           "DIALOG_TYPES", "Settings", "OFFLINE_EXTERNAL_RULES", "HttpCredentials"]
 
 #: Chromium host-resolver rule that makes every host but localhost/127.0.0.1 resolve to nothing.
 OFFLINE_EXTERNAL_RULES = "MAP * ~NOTFOUND , EXCLUDE localhost, EXCLUDE 127.0.0.1"
@@ -68,6 +68,47 @@ class CapSettings:
 
 
 @dataclass(frozen=True)
+class HttpCredentials:
+    """Credentials the browser answers HTTP authentication challenges (401, 407) with, through Playwright's
+    ``http_credentials`` (``--http-credentials``). Never shown: ``repr`` hides the password, and the
+    redactor scrubs it from every output.
+
+    Attributes:
+        username: the user name.
+        password: the password (may contain ``:``).
+        origin: ``scheme://host[:port]`` they are sent to only; ``None`` (default) answers any origin's
+            challenge.
+    """
+
+    username: str
+    password: str = field(repr=False)
+    origin: str | None = None
+
+    @classmethod
+    def parse(cls, spec: str) -> HttpCredentials:
+        """Parse ``user:password`` or ``https://origin=user:password`` (the password runs to the end).
+
+        Raises:
+            InvalidArgument: no ``:`` between user and password, an empty user, or an origin that is not
+                ``http(s)://host[:port]`` (the message never repeats the password).
+        """
+        spec = spec.strip()
+        origin: str | None = None
+        head, eq, rest = spec.partition("=")
+        if eq and "://" in head and ":" in rest:
+            origin, spec = head.strip().rstrip("/"), rest
+            scheme, _, host = origin.partition("://")
+            if scheme.lower() not in ("http", "https") or not host or "/" in host or "@" in host:
+                raise InvalidArgument(f"Bad origin {origin!r} in --http-credentials; use e.g. "
+                                      "https://intranet.example:8443=user:password.")
+        user, colon, password = spec.partition(":")
+        if not colon or not user.strip():
+            raise InvalidArgument("Bad --http-credentials value; use user:password, or "
+                                  "https://origin=user:password for one origin.")
+        return cls(user.strip(), password, origin)
+
+
+@dataclass(frozen=True)
 class LaunchSettings:
     """How the browser is found and started.
 
@@ -95,6 +136,8 @@ class LaunchSettings:
         connect_timeout_ms: milliseconds one connection attempt may take (10,000).
         connect_attempts: connection attempts per call before giving up (4), waiting 0.25 s, 0.5 s,
             1 s … between them (exponential backoff).
+        http_credentials: answer HTTP authentication challenges with these (``--http-credentials``,
+            ``BROWSER_CTX_HTTP_CREDENTIALS`` or ``--http-credentials-file``); default ``None``.
     """
 
     executable_path: str | None = None
@@ -113,6 +156,7 @@ class LaunchSettings:
     remote_headers: tuple[tuple[str, str], ...] = ()
     connect_timeout_ms: float = 10_000
     connect_attempts: int = 4
+    http_credentials: HttpCredentials | None = None
 
     def __post_init__(self) -> None:
         """Check sizes and counts are positive.

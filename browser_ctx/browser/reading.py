@@ -21,12 +21,15 @@ from playwright.async_api import Page, Request
 
 from .._errors import (
     ActionTimeout,
+    BrowserCtxError,
     InvalidArgument,
     SchemeRefused,
     SelectorError,
     StaleRefError,
+    auth_required,
     one_line,
     translate,
+    without_credentials,
 )
 from ..core.outline import Hop
 from ..core.record import DialogInfo
@@ -37,7 +40,7 @@ from .scripts import script
 from .session import Tab
 from .targets import locator_for
 
-__all__ = ["normalise_url", "navigate", "page_title", "NavigationResult", "visible_html", "target_html",
+__all__ = ["normalise_url", "navigate", "page_title", "NavigationResult", "visible_html", "read_page", "target_html",
            "count_matches", "MAX_MATCHES",
            "interrupt_scripts"]
 
@@ -111,7 +114,8 @@ async def navigate(tab: Tab, url: str, settings: Settings, dialogs: DialogCenter
     ``status`` is the final document's. ``dialogs`` (the session's) lists what opened during the load.
 
     Raises:
-        NavigationError: the load failed (names the ``net::ERR_…``), or an HTTP authentication challenge.
+        NavigationError: the load failed (names the ``net::ERR_…``), or the page answered with an HTTP
+            authentication challenge (401/407: scheme and realm named, credentials never shown).
         ActionTimeout: DOMContentLoaded did not come within the navigation timeout.
     """
     page = tab.page
@@ -119,12 +123,20 @@ async def navigate(tab: Tab, url: str, settings: Settings, dialogs: DialogCenter
     notes: list[str] = []
     mark = dialogs.mark() if dialogs is not None else 0
     before = page.url
+    given = settings.launch.http_credentials is not None or without_credentials(url) != url
     try:
         response = await page.goto(url, wait_until="domcontentloaded", timeout=timeout)
     except PlaywrightError as exc:  # translated below
-        error = translate(exc, action="navigate", url=url, timeout_ms=timeout)
+        if AUTH_REFUSED in str(exc):  # Playwright answered a challenge and the server refused the answer
+            error: BrowserCtxError = auth_required(401, await _challenge(tab, url), url, credentials_given=given)
+        else:
+            error = translate(exc, action="navigate", url=url, timeout_ms=timeout)
         await _restore(tab, before)
         raise error from exc
+    if response is not None and response.status in (401, 407):
+        header = "proxy-authenticate" if response.status == 407 else "www-authenticate"
+        challenge = await response.header_value(header)
+        raise auth_required(response.status, challenge, url, credentials_given=given)
     chain: list[Hop] = []
     if response is not None:
         chain.extend(await _server_hops(response.request))
@@ -137,6 +149,26 @@ async def navigate(tab: Tab, url: str, settings: Settings, dialogs: DialogCenter
     nav = await follow_client_redirect(tab, nav, settings)
     found = tuple(dialogs.since(mark)) if dialogs is not None else ()
     return replace(nav, dialogs=found)
+
+
+#: The network error Chromium gives when the credentials sent for an HTTP challenge were refused.
+AUTH_REFUSED = "net::ERR_INVALID_AUTH_CREDENTIALS"
+#: The longest wait (ms) for the request that reads a refused challenge's ``WWW-Authenticate`` header.
+CHALLENGE_PROBE_MS = 5_000
+
+
+async def _challenge(tab: Tab, url: str) -> str | None:
+    """The ``WWW-Authenticate`` header ``url`` answers with (through the context's request client, which
+    sends the same credentials), or ``None`` if it cannot be read."""
+    try:
+        answer = await tab.page.context.request.get(url, max_redirects=0, timeout=CHALLENGE_PROBE_MS)
+    except PlaywrightError as exc:  # unreachable now, or refused again at the network level
+        log.debug("challenge probe failed: %s", one_line(without_credentials(str(exc)), 120))
+        return None
+    try:
+        return answer.headers.get("www-authenticate")
+    finally:
+        await answer.dispose()
 
 
 async def _server_hops(request: Request) -> list[Hop]:
@@ -286,6 +318,22 @@ async def visible_html(tab: Tab, settings: Settings) -> str:
     """Return the visible HTML of the whole page, frames spliced in."""
     try:
         return await _bounded(extract.extract_frame(tab.page.main_frame, frame_ids=tab.frame_ids),
+                              settings, "reading the page")
+    except PlaywrightError as exc:
+        raise translate(exc, action="read the page") from exc
+
+
+async def read_page(tab: Tab, settings: Settings, max_chars: int) -> extract.PageRead:
+    """Return a bounded read of the whole page (:func:`extract.extract_page`): visible HTML up to about
+    ``max_chars`` characters (frames spliced in), the page version, whether it is still loading and how many
+    elements it has, in one evaluate per frame.
+
+    Raises:
+        ActionTimeout: no answer within the read timeout (``settings.timeouts.read_ms``).
+        PageError: the page navigated, closed or crashed during the read.
+    """
+    try:
+        return await _bounded(extract.extract_page(tab.page.main_frame, frame_ids=tab.frame_ids, max_chars=max_chars),
                               settings, "reading the page")
     except PlaywrightError as exc:
         raise translate(exc, action="read the page") from exc

@@ -232,6 +232,11 @@ class BrowserSession:
             context_opts = {**await device_options(launch.device, self._pw), **context_opts}
         if launch.viewport:
             context_opts["viewport"] = {"width": launch.viewport[0], "height": launch.viewport[1]}
+        if launch.http_credentials is not None:  # --http-credentials: answers 401/407 challenges
+            creds = launch.http_credentials
+            context_opts["http_credentials"] = {"username": creds.username, "password": creds.password,
+                                                **({"origin": creds.origin} if creds.origin else {})}
+            self.redactor.remember(creds.password)  # a page that echoes it still never shows it
         try:
             if self.provider is not None:
                 if launch.storage_state:
