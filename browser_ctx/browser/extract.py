@@ -18,6 +18,7 @@ import asyncio
 import contextlib
 import html as _html
 import re
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from playwright.async_api import Error as PlaywrightError
@@ -34,6 +35,8 @@ __all__ = [
     "MAX_VALUE_CHARS",
     "FrameIds",
     "extract_frame",
+    "extract_page",
+    "PageRead",
     "extract_locator",
     "register_ref_engine",
     "ref_frame_prefix",
@@ -129,8 +132,13 @@ def _strip_document_wrapper(fragment: str) -> str:
     return fragment
 
 
-async def _extract(frame: Frame, frame_ids: FrameIds, root: ElementHandle | None, budget_s: float) -> str:
-    """One frame (or ``root`` in it) plus its child frames, spliced. Raises what Playwright raises."""
+async def _extract(frame: Frame, frame_ids: FrameIds, root: ElementHandle | None, budget_s: float,
+                   max_chars: int = 0, facts: dict | None = None) -> str:
+    """One frame (or ``root`` in it) plus its child frames, spliced. Raises what Playwright raises.
+
+    ``max_chars`` > 0 bounds each frame's walk (characters of visible HTML); ``facts``, when given, receives
+    the frame's facts from the same evaluate (``version``, ``readyState``, ``elements``, ``walked``, ``stopped``).
+    """
     children = [c for c in frame.child_frames if not c.is_detached()]
     if children:
         await asyncio.gather(*(_mark_child(c, frame_ids) for c in children))
@@ -138,9 +146,14 @@ async def _extract(frame: Frame, frame_ids: FrameIds, root: ElementHandle | None
                   "refBase": frame_ids._ref_high.get(frame, 0)}
     if root is not None:
         opts["root"] = root
+    if max_chars > 0:
+        opts["maxChars"] = max_chars
     # withCounter: also the frame's ref counter, so refs keep growing across the documents of a frame
     # (a ref from an earlier page then matches nothing instead of a new page's element).
-    html, counter = await frame.evaluate(script("extract"), {**opts, "withCounter": True})
+    got = await frame.evaluate(script("extract"), {**opts, "withCounter": True, "withFacts": facts is not None})
+    html, counter = got[0], got[1]
+    if facts is not None and len(got) > 2 and isinstance(got[2], dict):
+        facts.update(got[2])
     if isinstance(counter, (int, float)) and counter > frame_ids._ref_high.get(frame, 0):
         frame_ids._ref_high[frame] = int(counter)
     if "<bc-frame" not in html:
@@ -155,8 +168,8 @@ async def _extract(frame: Frame, frame_ids: FrameIds, root: ElementHandle | None
         if child.url.startswith("chrome-error:"):
             return ""  # Chromium's own error page, not the site's content
         try:
-            return _strip_document_wrapper(await asyncio.wait_for(_extract(child, frame_ids, None, child_budget),
-                                                                  child_budget))
+            return _strip_document_wrapper(await asyncio.wait_for(
+                _extract(child, frame_ids, None, child_budget, max_chars), child_budget))
         except (PlaywrightError, TimeoutError):  # never raise for a child frame: leave its placeholder empty
             return ""
 
@@ -202,6 +215,63 @@ async def extract_frame(frame: Frame, *, frame_ids: FrameIds, root: ElementHandl
                             "Try again, or read a smaller part with a selector.") from exc
     except PlaywrightError as exc:  # every Playwright error becomes one of ours
         raise translate(exc, action="read the page") from exc
+
+
+@dataclass(frozen=True)
+class PageRead:
+    """A bounded read of a whole frame (:func:`extract_page`).
+
+    Attributes:
+        html: the visible HTML collected (characters; at most about ``max_chars`` plus the closing tags of what
+            was open when the walk stopped, plus child frames).
+        version: the page version at the read (as :func:`page_version`), from the same evaluate; ``None``
+            when the page gave none.
+        loading: the document had not reached ``load`` (``document.readyState`` was not ``complete``).
+        elements: elements in the document (light DOM, hidden ones included) at the read.
+        walked: elements the walk visited (each hidden subtree counts as one).
+        complete: the walk reached the end of the document (``False``: it stopped at ``max_chars``).
+    """
+
+    html: str
+    version: str | None
+    loading: bool
+    elements: int
+    walked: int
+    complete: bool
+
+    @property
+    def elements_left(self) -> int:
+        """Elements not read, an estimate (0 for a complete read): all elements less those walked."""
+        return 0 if self.complete else max(0, self.elements - self.walked)
+
+
+async def extract_page(frame: Frame, *, frame_ids: FrameIds, max_chars: int = 0,
+                       timeout_ms: float = DEFAULT_TIMEOUT_MS) -> PageRead:
+    """Read ``frame`` (normally ``page.main_frame``) like :func:`extract_frame`, bounded, in one evaluate.
+
+    The walk stops collecting once it holds about ``max_chars`` characters of visible HTML (0: no bound) and
+    counts the rest without serialising it; the same evaluate returns the page version, whether the document
+    is still loading and how many elements it has, so a read costs one round trip however large the page.
+
+    Raises:
+        ActionTimeout: the read took longer than ``timeout_ms``.
+        PageError: the frame navigated, closed or crashed during the read.
+    """
+    frame_ids._forget_detached()
+    budget = max(0.001, timeout_ms / 1000)
+    facts: dict = {}
+    try:
+        html = await asyncio.wait_for(_extract(frame, frame_ids, None, budget, max_chars, facts), budget)
+    except TimeoutError as exc:
+        raise ActionTimeout(f"Timed out after {timeout_ms:.0f} ms reading the page; it may be busy. "
+                            "Try again, or read a smaller part with a selector.") from exc
+    except PlaywrightError as exc:  # every Playwright error becomes one of ours
+        raise translate(exc, action="read the page") from exc
+    version = facts.get("version")
+    return PageRead(html=html, version=version if isinstance(version, str) else None,
+                    loading=facts.get("readyState", "complete") != "complete",
+                    elements=int(facts.get("elements") or 0), walked=int(facts.get("walked") or 0),
+                    complete=not facts.get("stopped"))
 
 
 def _locator_text(locator: Locator) -> str:

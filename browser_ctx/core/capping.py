@@ -20,11 +20,64 @@ from typing import Any
 
 from .tokens import count_tokens, encoding
 
-__all__ = ["Capped", "cap", "truncation_marker", "BOUNDARY_WINDOW"]
+__all__ = ["Capped", "cap", "truncation_marker", "BOUNDARY_WINDOW", "PARTIAL_KEY", "partial_fields", "partial_note",
+           "COLLECT_MARGIN", "collect_chars"]
 
 #: A boundary is searched for in at most the last this-many characters of the
 #: part that fits; past that the cut falls back to the next kind of boundary.
 BOUNDARY_WINDOW = 2000
+
+
+#: Structured field of a result rendered from part of the page: ``{"elementsRead": int, "elementsLeft": int,
+#: "loading": bool}`` (see :func:`partial_fields`). :func:`cap` then sends ``truncated: true``, and
+#: ``fullLength``/``fullTokens`` scaled up by elements (estimates, flagged ``estimated: true``).
+PARTIAL_KEY = "partial"
+
+
+#: A bounded read's walk collects at most this many characters of visible HTML per character of the
+#: call's text budget (``Budget.chars``): room for tags and attributes, the runs of similar items the
+#: condensers fold, and the marker. 10 × the 40,000-character ceiling = 400,000 characters, about 10,000
+#: simple elements; an ordinary article page is read whole.
+COLLECT_MARGIN = 10
+
+
+def collect_chars(budget_chars: int) -> int:
+    """Return the characters of visible HTML a bounded read of a call with ``budget_chars`` characters
+    (``Budget.chars``) collects before it stops walking (:data:`COLLECT_MARGIN` × ``budget_chars``)."""
+    return max(1, budget_chars) * COLLECT_MARGIN
+
+
+def partial_fields(elements_read: int, elements_left: int, loading: bool) -> dict[str, Any] | None:
+    """Return the :data:`PARTIAL_KEY` value of a read that walked ``elements_read`` elements and left about
+    ``elements_left`` (counted, not read), of a page that was still ``loading`` or not; ``None`` when the
+    read is whole (nothing left, page loaded)."""
+    if elements_left <= 0 and not loading:
+        return None
+    return {"elementsRead": elements_read, "elementsLeft": max(0, elements_left), "loading": loading}
+
+
+def partial_note(elements_left: int, elements: int, loading: bool) -> str:
+    """Return the note for a result rendered from part of the page ('' for a whole read): how many
+    elements were left unread (an estimate) and whether the page was still loading (one line, no brackets)."""
+    parts = []
+    if loading:
+        parts.append(f"page still loading: {elements:,} elements so far; read again once it has loaded")
+    if elements_left > 0:
+        parts.append(f"… about {elements_left:,} more elements not read (the read stops once it has enough for "
+                     "maxTokens); read a part with target")
+    return "; ".join(parts)
+
+
+def _estimate(full_length: int, full_tokens: int, partial: Any) -> tuple[int, int]:
+    """Scale a partial result's length and tokens by elements read versus elements in all."""
+    try:
+        read, left = int(partial["elementsRead"]), int(partial["elementsLeft"])
+    except (KeyError, TypeError, ValueError):
+        return full_length, full_tokens
+    if left <= 0 or read <= 0:
+        return full_length, full_tokens
+    scale = (read + left) / read
+    return int(full_length * scale), int(full_tokens * scale)
 
 
 @dataclass(frozen=True)
@@ -52,18 +105,24 @@ class Capped:
     meta: dict[str, Any] = field(default_factory=dict)
 
 
-def truncation_marker(start: int, end: int, full_length: int, full_tokens: int) -> str:
-    """Return the one-line marker appended to a cut page (starts with a newline)."""
+def truncation_marker(start: int, end: int, full_length: int, full_tokens: int, estimated: bool = False) -> str:
+    """Return the one-line marker appended to a cut page (starts with a newline); ``estimated``: the
+    whole is an estimate (a partial read), said as "about"."""
+    about = "about " if estimated else ""
     return (
-        f"\n… truncated: showed characters {start}-{end} of {full_length} "
-        f"({full_tokens} tokens in all); call again with offset={end} to read on."
+        f"\n… truncated: showed characters {start}-{end} of {about}{full_length} "
+        f"({about}{full_tokens} tokens in all); call again with offset={end} to read on."
     )
 
 
 def _meta(truncated: bool, full_length: int, full_tokens: int, offset: int, next_offset: int | None,
           extra: dict[str, Any] | None) -> dict[str, Any]:
     meta: dict[str, Any] = dict(extra or {})
-    meta.update({"truncated": truncated, "fullLength": full_length, "fullTokens": full_tokens})
+    partial = meta.get(PARTIAL_KEY)
+    if partial:
+        full_length, full_tokens = _estimate(full_length, full_tokens, partial)
+        meta["estimated"] = True
+    meta.update({"truncated": truncated or bool(partial), "fullLength": full_length, "fullTokens": full_tokens})
     if offset:
         meta["offset"] = offset
     if truncated:
@@ -122,6 +181,11 @@ def cap(
     if full_tokens is None:
         full_tokens = count_tokens(text)
     rest = text[offset:]
+    partial = (extra_meta or {}).get(PARTIAL_KEY)
+    shown_length, shown_tokens = _estimate(full_length, full_tokens, partial) if partial else (full_length, full_tokens)
+
+    def marker(end: int) -> str:
+        return truncation_marker(offset, end, shown_length, shown_tokens, estimated=bool(partial))
 
     # Fast path: the remainder fits as it is.
     meta = _meta(False, full_length, full_tokens, offset, None, extra_meta)
@@ -132,7 +196,7 @@ def cap(
 
     # Reserve room for the marker and metadata at their widest (next_offset <= full_length).
     widest_meta = _meta(True, full_length, full_tokens, offset, full_length, extra_meta)
-    marker_w = truncation_marker(offset, full_length, full_length, full_tokens)
+    marker_w = marker(full_length)
     overhead = _tokens_json(widest_meta) + count_tokens(marker_w)
     body_tokens = max(0, max_tokens - overhead)
     body_chars = max(0, max_chars - len(marker_w))
@@ -154,7 +218,7 @@ def cap(
         truncated = end < full_length
         next_offset = end if truncated else None
         meta = _meta(truncated, full_length, full_tokens, offset, next_offset, extra_meta)
-        body = page + (truncation_marker(offset, end, full_length, full_tokens) if truncated else "")
+        body = page + (marker(end) if truncated else "")
         if end <= offset or count_tokens(body) + _tokens_json(meta) <= max_tokens:
             break
         end = _clean_cut(text, offset, offset + max(0, int((end - offset) * 0.9)))

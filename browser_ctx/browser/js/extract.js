@@ -8,6 +8,10 @@
  * Returns the visible HTML of root (default document.body, else documentElement) as a string;
  * with {withCounter: true} returns [that HTML, the last ref number used in this document] (so refs keep
  * growing across the documents of a frame); with {versionOnly: true} returns the page-state version string.
+ * Bounded reads: {maxChars: N} stops collecting once the output holds about N characters (the walk then
+ * unwinds, closing what it opened, and counts what it left instead of serialising it); {withFacts: true}
+ * (with withCounter) returns [HTML, last ref number, facts], facts = {version (as versionOnly), readyState,
+ * elements (all elements under the root, light DOM), walked (elements visited), stopped (maxChars reached)}.
  *
  * State kept on window.__browserCtx (one per document):
  *   refs: Map N -> WeakRef(element); ids: WeakMap element -> N; n: last N used;
@@ -49,7 +53,12 @@
   const maxName = opts.maxNameChars > 0 ? opts.maxNameChars : 200;
   const root = opts.root || doc.body || doc.documentElement;
   /* the result: the HTML, or [HTML, last ref number] with opts.withCounter */
-  const done = (html) => (opts.withCounter ? [html, bc.n] : html);
+  const limit = opts.maxChars > 0 ? opts.maxChars : 0;
+  let stopped = false;
+  let walked = 0;
+  const facts = () => ({ version: performance.timeOrigin + ':' + bc.version + ':' + location.href,
+    readyState: doc.readyState, elements: root ? 1 + root.getElementsByTagName('*').length : 0, walked, stopped });
+  const done = (html) => (opts.withCounter ? (opts.withFacts ? [html, bc.n, facts()] : [html, bc.n]) : html);
   if (!root) return done('');
 
   if (bc.refs.size > bc.pruneAt) {           /* forget refs of collected elements now and then */
@@ -364,6 +373,10 @@
 
   /* ---------- serialisation ---------- */
   const out = [];
+  /* characters in `out`, kept for maxChars (an own push on this one array; cutBack keeps it true) */
+  let outLen = 0;
+  out.push = function push(s) { outLen += s.length; return Array.prototype.push.call(this, s); };
+  const cutBack = (mark) => { for (let i = mark; i < out.length; i++) outLen -= out[i].length; out.length = mark; };
   let lastSpace = true;     /* the output ends in whitespace or at a block boundary */
 
   /* does this computed style preserve white space (pre, pre-wrap, pre-line, break-spaces)? */
@@ -412,6 +425,8 @@
     const kids = flatChildren(e);
     let pre = -1;
     for (let i = 0; i < kids.length; i++) {
+      if (limit && !stopped && outLen >= limit) stopped = true;
+      if (stopped) break;     /* enough for the budget: the rest is counted (facts.elements), not serialised */
       const c = kids[i];
       const t = c.nodeType;
       if (t === 1) walk(c, measure);
@@ -478,6 +493,7 @@
   };
 
   const walk = (e, measure) => {
+    walked += 1;
     const tag = e.localName;
     if (DROP.has(tag)) return;
     if (tag === 'svg') {   /* an <svg> root (SVG content is never walked into) */
@@ -527,7 +543,7 @@
       if (block) lastSpace = true;
       walkChildren(e, cs, vis, childMeasure);
       if (block) trimTrailingSpace(mark, cs);
-      if (out.length === mark + 1) out.length = mark;
+      if (out.length === mark + 1) cutBack(mark);
       else out.push('</' + outTag + '>');
       if (block) lastSpace = true;
       return;
@@ -616,7 +632,7 @@
     }
     if (block) trimTrailingSpace(mark, cs);
     if (out.length === mark + 1 && PRUNABLE.has(outTag) && !role && !interactive && !named) {
-      out.length = mark;     /* an empty wrapper shows nothing */
+      cutBack(mark);     /* an empty wrapper shows nothing */
     } else {
       out.push('</' + outTag + '>');
       if (!block && (tag === 'textarea' || tag === 'select')) lastSpace = false;

@@ -6,9 +6,14 @@ and renders it with the pure core; the pipeline caps the result.
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Callable
+from typing import Any
+
 from ..._errors import PageError
 from ...browser import reading
-from ...browser.extract import page_version
+from ...browser.extract import PageRead, page_version
+from ...core.capping import PARTIAL_KEY, collect_chars, partial_fields, partial_note
 from ...core.main_content import main_content
 from ...core.markdown import render_markdown, render_text
 from ...core.outline import outline, render_card
@@ -26,6 +31,28 @@ def _join_matches(target: str, parts: list[str], total: int) -> str:
         text += (f"\n--- {total - len(parts)} more matches not read (reads stop at {len(parts)}); "
                  "use a narrower target ---")
     return text
+
+
+#: Visible HTML (characters) above which rendering runs in a worker thread, so one large read does not hold
+#: the event loop (and every other client of an HTTP server) while it parses and condenses.
+OFF_LOOP_CHARS = 200_000
+
+
+async def _off_loop(render: Callable[[], str], size: int) -> str:
+    """Run the pure ``render()`` of ``size`` characters of visible HTML: on the loop when small, in a worker
+    thread when over :data:`OFF_LOOP_CHARS` characters."""
+    if size > OFF_LOOP_CHARS:
+        return await asyncio.to_thread(render)
+    return render()
+
+
+def _say_partial(call: ToolCall, read: PageRead) -> dict[str, Any] | None:
+    """If ``read`` is partial (walk stopped at its bound, or the page still loading), add the note saying so
+    to the call's result and return the :data:`PARTIAL_KEY` field; else ``None``."""
+    partial = partial_fields(read.walked, read.elements_left, read.loading)
+    if partial is not None:
+        call.session.add_note(partial_note(read.elements_left, read.elements, read.loading))
+    return partial
 
 
 async def navigate(call: ToolCall) -> Rendered:
@@ -48,7 +75,8 @@ async def navigate(call: ToolCall) -> Rendered:
     nav = await reading.navigate(tab, url, call.settings, call.session.dialogs)
     for attempt in range(4):  # the page moved on while we read it: follow it, then read where it went
         try:
-            html = await reading.visible_html(tab, call.settings)
+            read = await reading.read_page(tab, call.settings, collect_chars(call.budget.chars))
+            html = read.html
         except PageError as exc:
             if attempt == 3 or "navigated" not in str(exc):
                 raise
@@ -57,6 +85,7 @@ async def navigate(call: ToolCall) -> Rendered:
         if tab.page.url == nav.url or attempt == 3:
             break
         nav = await reading.follow_client_redirect(tab, nav, call.settings)
+    _say_partial(call, read)
     await tab.events.sync()  # count what Chromium has already sent (never raises: returns False when it cannot)
     summary = tab.events.load_summary()
     card = render_card(url=nav.url, status=nav.status, title=nav.title, outline=outline(html),
@@ -91,10 +120,16 @@ async def snapshot(call: ToolCall) -> Rendered:
         text = f"Page: {title} — {page.url}\n" + _join_matches(target, rendered, total)
         meta = {"matches": total}
     else:
-        html = await reading.visible_html(tab, call.settings)
-        text = render_snapshot(html, title=title, url=page.url)
+        read = await reading.read_page(tab, call.settings, collect_chars(call.budget.chars))
+        html = read.html
+        text = await _off_loop(lambda: render_snapshot(html, title=title, url=page.url), len(html))
         meta = {}
-    version = await page_version(tab.page)
+        version = read.version
+        partial = _say_partial(call, read)
+        if partial:
+            meta[PARTIAL_KEY] = partial
+    if target:
+        version = await page_version(tab.page)
     return Rendered(text, meta=meta, version=version, tab=tab.id)
 
 
@@ -123,9 +158,14 @@ async def text(call: ToolCall) -> Rendered:
         body = _join_matches(target, [render(p) for p in parts], total)
         meta = {"matches": total}
     else:
-        html = await reading.visible_html(tab, call.settings)
-        body = render(main_content(html))
+        read = await reading.read_page(tab, call.settings, collect_chars(call.budget.chars))
+        html = read.html
+        body = await _off_loop(lambda: render(main_content(html)), len(html))
         meta = {}
+        partial = _say_partial(call, read)
+        if partial:
+            meta[PARTIAL_KEY] = partial
+        return Rendered(body, meta=meta, version=read.version, tab=tab.id)
     return Rendered(body, meta=meta, version=await page_version(tab.page), tab=tab.id)
 
 
