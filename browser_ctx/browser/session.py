@@ -22,6 +22,7 @@ from playwright.async_api import Browser, BrowserContext, Page, Playwright, asyn
 from playwright.async_api import Error as PlaywrightError
 
 from .._errors import BrowserLaunchError, InvalidArgument, PageError, one_line
+from ..core.fingerprint import ReadHistory
 from ..core.ledger import Ledger
 from ..core.redact import Redactor
 from ..settings import Settings
@@ -39,6 +40,10 @@ log = logging.getLogger("browser_ctx")
 CLOSE_TIMEOUT_S = 5
 #: Seconds stopping Playwright's driver may take when the session ends.
 STOP_TIMEOUT_S = 10
+#: The most tabs one session holds (its popups included). A page that opens more windows gets them closed at
+#: once, and the next call says how many; ``browser_tabs new`` past it is refused. Each tab is a renderer
+#: (tens to hundreds of MB): issue 16's page opening 50 popups on load held 74 tabs and 1.9 GB without it.
+TAB_CAP = 16
 
 
 @dataclass
@@ -71,6 +76,7 @@ class Tab:
         frame_ids: stable ids of the page's frames (used in refs and frame tags).
         captures: recent rendered results keyed by (tool, arguments), oldest first.
         sent: fingerprint last sent per (tool, arguments, offset), for "unchanged since" replies.
+        history: the last few reads per (tool, arguments) by fingerprint, bounded, for ``since`` diffs.
         crashed: the page's renderer died (``chrome://crash``, out of memory); the tab is replaced by a
             fresh one the next time it would be used (:meth:`BrowserSession.current_tab`).
     """
@@ -81,6 +87,7 @@ class Tab:
     frame_ids: FrameIds = field(default_factory=FrameIds)
     captures: OrderedDict[str, Capture] = field(default_factory=OrderedDict)
     sent: dict[str, str] = field(default_factory=dict)
+    history: ReadHistory = field(default_factory=ReadHistory)
     crashed: bool = False
     #: The last number given to one of this tab's captures as an MCP resource (``server.resources``).
     last_capture_number: int = 0
@@ -172,6 +179,8 @@ class BrowserSession:
         self._kept_pages: set[Page] = set()  # tabs of an adopted context that were there before us
         self._on_disconnect: tuple[Browser, Any] | None = None
         self._pending_note: str | None = None  # a relaunch note whose relaunch failed; said once it works
+        self._arriving: set[Page] = set()  # pages opened by the browser ("page" event) not yet adopted
+        self._popups_closed = 0  # popups closed past TAB_CAP since the last call's notes
 
     async def __aenter__(self) -> BrowserSession:
         return self
@@ -188,6 +197,10 @@ class BrowserSession:
 
     def take_notes(self) -> list[str]:
         """Return and clear notes for the current call (e.g. "browser relaunched")."""
+        if self._popups_closed:
+            n, self._popups_closed = self._popups_closed, 0
+            self._notes.append(f"Closed {n} popup{'s' if n != 1 else ''} the page opened beyond the cap of "
+                               f"{TAB_CAP} tabs per session; close tabs (browser_tabs close) to let new ones open.")
         notes, self._notes = self._notes, []
         return notes
 
@@ -269,7 +282,14 @@ class BrowserSession:
         context.on("close", lambda _c: self._mark_lost())
 
         def on_page(page: Page) -> None:
-            asyncio.ensure_future(self._adopt(page))  # a popup: adopted as a tab from its birth
+            if page in self._arriving or any(t.page is page for t in self._tabs):
+                return
+            if len(self._tabs) + len(self._arriving) >= TAB_CAP:
+                self._popups_closed += 1
+                asyncio.ensure_future(self._close_extra(page))
+                return
+            self._arriving.add(page)
+            asyncio.ensure_future(self._adopt_arriving(page))  # a popup: adopted as a tab from its birth
 
         context.on("page", on_page)
         context.set_default_timeout(self.settings.timeouts.action_ms)
@@ -284,6 +304,18 @@ class BrowserSession:
             # selects one (browser_tabs select); theirs are listed but never navigated or closed by us.
             self._current = await self._adopt(await self._open_page(context))
         log.info("launched %s (%s)", executable, self._browser.version if self._browser else "persistent")
+
+    async def _adopt_arriving(self, page: Page) -> None:
+        try:
+            await self._adopt(page)
+        finally:
+            self._arriving.discard(page)
+
+    @staticmethod
+    async def _close_extra(page: Page) -> None:
+        """Close a popup opened past :data:`TAB_CAP` (without running its beforeunload)."""
+        with contextlib.suppress(PlaywrightError, TimeoutError):  # it closed itself meanwhile: nothing to do
+            await asyncio.wait_for(page.close(), CLOSE_TIMEOUT_S)
 
     async def _filter_origin(self, route: Any) -> None:
         launch = self.settings.launch
@@ -426,8 +458,15 @@ class BrowserSession:
                             "Call again to relaunch (or reconnect).") from exc
 
     async def new_tab(self) -> Tab:
-        """Open a new tab and make it current."""
+        """Open a new tab and make it current.
+
+        Raises:
+            InvalidArgument: the session already holds :data:`TAB_CAP` tabs (nothing is opened).
+        """
         context = await self._ensure_context()
+        if len(self._tabs) + len(self._arriving) >= TAB_CAP:
+            raise InvalidArgument(f"This session already has {len(self._tabs)} tabs (the cap is {TAB_CAP}); close "
+                                  "one with browser_tabs close, then open a new one.")
         page = await context.new_page()
         tab = await self._adopt(page)
         self._current = tab

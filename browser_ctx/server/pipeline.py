@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import asyncio
 import base64
-import hashlib
 import json
 import logging
 from typing import Any
@@ -31,6 +30,8 @@ from ..browser.extract import page_version
 from ..browser.session import BrowserSession, Capture, Tab
 from ..core.budget import Budget
 from ..core.capping import Capped, cap
+from ..core.delta import diff_renderings, render_delta
+from ..core.fingerprint import HISTORY_PER_KEY, PAGE_META_KEY, result_fingerprint
 from ..core.tokens import count_tokens
 from ..core.urls import clip_middle
 from ..settings import Settings
@@ -46,8 +47,6 @@ log = logging.getLogger("browser_ctx")
 ERROR_CHARS = 600
 #: Characters of a rejected argument value quoted in a validation error.
 QUOTED_VALUE_CHARS = 60
-#: Hex digits of a result's content ``fingerprint``.
-FINGERPRINT_HEX = 12
 
 
 def error_result(message: str) -> types.CallToolResult:
@@ -125,8 +124,36 @@ def _scrub_meta(session: BrowserSession, value: Any) -> Any:
     return value
 
 
-def _fingerprint(text: str) -> str:
-    return hashlib.sha1(text.encode("utf-8", "surrogatepass")).hexdigest()[:FINGERPRINT_HEX]
+#: Tokens of a ``since`` answer kept back for its head line and structured fields; the changes get the rest.
+SINCE_RESERVE_TOKENS = 150
+
+
+def _unknown_since(tool: str, since: str) -> str:
+    return (f"since {since!r} is not a fingerprint of a recent {tool} with these arguments on this tab (the last "
+            f"{HISTORY_PER_KEY} are kept); take a full read without since.")
+
+
+def _unchanged(fp: str, notes: list[str], why: str) -> types.CallToolResult:
+    """The few-token answer to a read whose page state within the target is what ``fp`` describes
+    (``why`` ends the sentence); notes travel before it as in every result."""
+    content = [types.TextContent(type="text", text=" ".join(f"[{n}]" for n in notes))] if notes else []
+    content.append(types.TextContent(type="text", text=f"Unchanged since {fp} {why}"))
+    meta: dict[str, Any] = {"unchanged": True, "fingerprint": fp, "truncated": False}
+    if notes:
+        meta["notes"] = notes
+    return types.CallToolResult(content=list(content), structured_content=meta)
+
+
+def _changes_since(tool: str, since: str, fp: str, earlier: str, now: str, budget: Budget) -> str:
+    """What changed between the read ``since`` (text ``earlier``) and this one (``now``, fingerprint ``fp``),
+    as appeared (``+``), disappeared (``-``) and changed (``~``) lines with refs, like an action record."""
+    delta = diff_renderings(earlier, now)
+    if delta.empty:
+        return (f"Unchanged since {since} in what {tool} shows (the page changed elsewhere in what it walked; "
+                f"fingerprint now {fp}).")
+    body = render_delta(delta, max_tokens=max(1, budget.tokens - SINCE_RESERVE_TOKENS),
+                        whole=f"{tool} without since")
+    return f"Changes since {since} (fingerprint now {fp}):\n{body}"
 
 
 #: Rounds of counting the structured content with its own ``sessionTokens`` figure until the figure
@@ -216,10 +243,13 @@ async def _call_tool(spec: ToolSpec, arguments: dict[str, Any] | None, session: 
         budget = Budget.from_request(args.pop("maxTokens", None), caps)
         offset = int(args.pop("offset", 0)) if spec.pageable else 0
         force = bool(args.pop("force", False)) if spec.fingerprinted else False
+        since = args.pop("since", None) if spec.fingerprinted else None
         async with session.lock:
             key = _capture_key(spec.name, args)
             tab = session.peek_tab()
-            capture = tab.captures.get(key) if (tab is not None and offset > 0) else None
+            if since is not None and (tab is None or tab.history.get(key, since) is None):
+                raise InvalidArgument(_unknown_since(spec.name, since))
+            capture = tab.captures.get(key) if (tab is not None and offset > 0 and since is None) else None
             extra: dict[str, Any] = {}
             notes: list[str] = []
             images: list[tuple[str, bytes]] = []
@@ -240,22 +270,32 @@ async def _call_tool(spec: ToolSpec, arguments: dict[str, Any] | None, session: 
                 if info.baseline is None and spec.baseline is not None:
                     target = args.get("target") if spec.baseline == "target" else None
                     info.baseline = await measure_baseline(session, target, rendered.version)
+                meta = dict(rendered.meta)
+                walked = meta.pop(PAGE_META_KEY, None)
                 text = session.redactor.scrub(rendered.text)
                 full_tokens = count_tokens(text)
-                extra.update(_scrub_meta(session, rendered.meta))
+                extra.update(_scrub_meta(session, meta))
                 tab = session.peek_tab()
                 if spec.fingerprinted:
-                    extra["fingerprint"] = _fingerprint(text)
-                if rendered.capture and spec.pageable and tab is not None:
+                    extra["fingerprint"] = result_fingerprint(text, walked if isinstance(walked, str) else None)
+                    if tab is not None:
+                        earlier = tab.history.get(key, since) if since is not None else None
+                        tab.history.remember(key, extra["fingerprint"], text)
+                        if since is not None:
+                            if earlier is None:  # another tab became current while reading
+                                raise InvalidArgument(_unknown_since(spec.name, since))
+                            if extra["fingerprint"] == since:
+                                return _unchanged(since, notes, "(the page within the target is as it was then).")
+                            text = _changes_since(spec.name, since, extra["fingerprint"], earlier, text, budget)
+                            full_tokens = count_tokens(text)
+                            extra["since"] = since
+                if rendered.capture and spec.pageable and tab is not None and since is None:
                     tab.keep(key, Capture(text, full_tokens, rendered.version, dict(extra)), caps.captures_per_tab)
-            if spec.fingerprinted and tab is not None and not force:
+            if spec.fingerprinted and tab is not None and not force and since is None:
                 sent_key = f"{key}@{offset}@{budget.tokens}@{tab.page.url}"  # a new page is always sent
                 fp = extra.get("fingerprint")
                 if fp and tab.sent.get(sent_key) == fp:
-                    body = f"Unchanged since {fp} (same tool, target and offset); pass force: true to re-send."
-                    return types.CallToolResult(content=[types.TextContent(type="text", text=body)],
-                                                structured_content={"unchanged": True, "fingerprint": fp,
-                                                                    "truncated": False})
+                    return _unchanged(fp, notes, "(same tool, target and offset); pass force: true to re-send.")
                 if fp:
                     tab.sent[sent_key] = fp
         blocks: list[types.TextContent] = []

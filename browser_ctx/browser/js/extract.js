@@ -107,6 +107,10 @@
   const collapse = (s) => s.replace(/[ \t\n\r\f]+/g, ' ').trim();
   const cap = (s, n) => (s.length > n ? s.slice(0, n - 1) + '\u2026' : s);
   const attr = (k, v) => ' ' + k + '="' + escAttr(String(v)) + '"';
+  /* a field's value, cut to maxValue; a cut value also carries a hash of the whole value (FNV-1a), so the
+     page fingerprint sees a change beyond the cut (the condensers ignore data-value-hash) */
+  const fnv = (s) => { let h = 0x811c9dc5; for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 16777619); return (h >>> 0).toString(36); };
+  const valueAttr = (v) => attr('data-value', cap(v, maxValue)) + (v.length > maxValue ? attr('data-value-hash', fnv(v)) : '');
 
   const refFor = (e) => {
     let n = bc.ids.get(e);
@@ -452,14 +456,14 @@
       if (e.readOnly && !BUTTON_TYPES.has(ty)) a += ' readonly';
       if (e.multiple) a += ' multiple';
       if (ty === 'password') a += attr('data-filled', e.value ? 'yes' : 'no');
-      else if (!NO_VALUE_TYPES.has(ty) && e.value) a += attr('data-value', cap(e.value, maxValue));
+      else if (!NO_VALUE_TYPES.has(ty) && e.value) a += valueAttr(e.value);
     } else if (tag === 'textarea') {
       const nm = e.getAttribute('name'); if (nm) a += attr('name', nm);
       const ph = e.getAttribute('placeholder'); if (ph) a += attr('placeholder', ph);
       if (e.matches(':disabled')) a += ' disabled';
       if (e.required) a += ' required';
       if (e.readOnly) a += ' readonly';
-      if (e.value) a += attr('data-value', cap(e.value, maxValue));
+      if (e.value) a += valueAttr(e.value);
     } else if (tag === 'select') {
       const nm = e.getAttribute('name'); if (nm) a += attr('name', nm);
       if (e.matches(':disabled')) a += ' disabled';
@@ -604,7 +608,7 @@
     if (tag === 'input' || tag === 'textarea' || tag === 'select' || tag === 'button') a += formAttrs(e, tag);
     else if (editable) {
       const v = collapse(e.textContent || '');
-      if (v) a += attr('data-value', cap(v, maxValue));
+      if (v) a += valueAttr(v);
     }
     if ((tag === 'details' || tag === 'dialog') && e.open) a += ' open';
     if (aria) {

@@ -14,13 +14,18 @@ from ..._errors import PageError
 from ...browser import reading
 from ...browser.extract import PageRead, page_version
 from ...core.capping import PARTIAL_KEY, collect_chars, partial_fields, partial_note
+from ...core.fingerprint import PAGE_META_KEY, page_fingerprint
 from ...core.main_content import main_content
 from ...core.markdown import render_markdown, render_text
 from ...core.outline import outline, render_card
 from ...core.snapshot import render_snapshot
 from ..registry import TARGET, Rendered, ToolCall, ToolSpec
 
-__all__ = ["TOOLS"]
+__all__ = ["TOOLS", "SINCE_FINGERPRINT"]
+
+#: Schema of ``since`` on the reads: a fingerprint from an earlier read with the same arguments; the
+#: pipeline then answers only what changed since that read.
+SINCE_FINGERPRINT = {"type": "string", "description": "Fingerprint of an earlier read: only what changed"}
 
 
 def _join_matches(target: str, parts: list[str], total: int) -> str:
@@ -118,12 +123,12 @@ async def snapshot(call: ToolCall) -> Rendered:
         total = max(len(parts), await reading.count_matches(tab, target))
         rendered = [render_snapshot(p, url=page.url) for p in parts]
         text = f"Page: {title} — {page.url}\n" + _join_matches(target, rendered, total)
-        meta = {"matches": total}
+        meta: dict[str, object] = {"matches": total, PAGE_META_KEY: page_fingerprint([str(total), *parts])}
     else:
         read = await reading.read_page(tab, call.settings, collect_chars(call.budget.chars))
         html = read.html
         text = await _off_loop(lambda: render_snapshot(html, title=title, url=page.url), len(html))
-        meta = {}
+        meta = {PAGE_META_KEY: page_fingerprint([html])}
         version = read.version
         partial = _say_partial(call, read)
         if partial:
@@ -156,12 +161,12 @@ async def text(call: ToolCall) -> Rendered:
         parts = await reading.target_html(tab, target, call.settings)
         total = max(len(parts), await reading.count_matches(tab, target))
         body = _join_matches(target, [render(p) for p in parts], total)
-        meta = {"matches": total}
+        meta: dict[str, object] = {"matches": total, PAGE_META_KEY: page_fingerprint([str(total), *parts])}
     else:
         read = await reading.read_page(tab, call.settings, collect_chars(call.budget.chars))
         html = read.html
         body = await _off_loop(lambda: render(main_content(html)), len(html))
-        meta = {}
+        meta = {PAGE_META_KEY: page_fingerprint([html])}
         partial = _say_partial(call, read)
         if partial:
             meta[PARTIAL_KEY] = partial
@@ -185,7 +190,7 @@ TOOLS = [
         name="browser_snapshot",
         description="Condensed summary of the visible page or of target: outline, text, interactive "
                     "elements with refs, forms, tables; similar items folded.",
-        properties={"target": TARGET},
+        properties={"target": TARGET, "since": SINCE_FINGERPRINT},
         handler=snapshot,
         fingerprinted=True,
         baseline="target",
@@ -197,6 +202,7 @@ TOOLS = [
             "target": TARGET,
             "format": {"type": "string", "enum": ["markdown", "text"]},
             "links": {"type": "boolean", "description": "Keep link URLs (markdown)"},
+            "since": SINCE_FINGERPRINT,
         },
         handler=text,
         fingerprinted=True,

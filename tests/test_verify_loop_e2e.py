@@ -1,0 +1,95 @@
+"""The verify loop end to end (issue 13) through the real MCP stdio client and a real Chromium: a read is
+"Unchanged" only when the page within its target is, ``since`` answers only what changed, records name
+the element that went, and transient UI (toasts, status messages, dialogs) is reported once it is gone."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.support.client import mcp_session, result_text
+
+pytestmark = [pytest.mark.anyio, pytest.mark.e2e]
+
+
+async def _set(s, selector: str, code: str) -> None:
+    """Change the page in place, as a hot reload would (``el`` is the element ``selector`` finds)."""
+    result = await s.call_tool("browser_evaluate", {"function": f"() => {{ const el = document.querySelector("
+                                                                f"{selector!r}); {code}; return true; }}"})
+    assert not result.is_error, result_text(result)
+
+
+async def _changed(s, args: dict, fp: str) -> str:
+    result = await s.call_tool("browser_snapshot", args)
+    assert not result.is_error, result_text(result)
+    assert not result.structured_content.get("unchanged"), result_text(result)
+    assert result.structured_content["fingerprint"] != fp
+    return result.structured_content["fingerprint"]
+
+
+async def test_unchanged_only_when_the_page_is(site: str) -> None:
+    async with mcp_session() as s:
+        await s.call_tool("browser_navigate", {"url": f"{site}/verify/page.html"})
+        args = {"maxTokens": 300}
+        first = await s.call_tool("browser_snapshot", args)
+        text = result_text(first)
+        assert "Item 40 " not in text and "Tail text" not in text  # folded and cut away
+        read = await s.call_tool("browser_text", {"maxTokens": 200})
+        assert read.structured_content["truncated"] is True and "Tail text" not in result_text(read)
+        fp = first.structured_content["fingerprint"]
+        again = await s.call_tool("browser_snapshot", args)
+        assert again.structured_content["unchanged"] is True and again.structured_content["fingerprint"] == fp
+
+        await _set(s, "#items li:nth-child(40)", "el.textContent = 'Item 40 renamed by a reload'")
+        fp = await _changed(s, args, fp)  # an item inside the folded run
+        await _set(s, "#tail", "el.textContent = 'Tail text version two'")
+        fp = await _changed(s, args, fp)  # text beyond the cap
+        reread = await s.call_tool("browser_text", {"maxTokens": 200})
+        assert not reread.structured_content.get("unchanged")  # beyond the token cap of browser_text
+        assert reread.structured_content["fingerprint"] != read.structured_content["fingerprint"]
+        await _set(s, "#dlg-text", "el.textContent = 'Dialog text version two'")
+        fp = await _changed(s, args, fp)  # text inside the open dialog
+        await _set(s, "#notes", "el.value = el.value + 'x'")
+        fp = await _changed(s, args, fp)  # a form value past what the walker keeps
+        same = await s.call_tool("browser_snapshot", args)
+        assert same.structured_content["unchanged"] is True and same.structured_content["fingerprint"] == fp
+
+
+async def test_since_returns_only_what_changed(site: str) -> None:
+    async with mcp_session() as s:
+        await s.call_tool("browser_navigate", {"url": f"{site}/verify/rows.html"})
+        first = await s.call_tool("browser_snapshot", {})
+        fp = first.structured_content["fingerprint"]
+        refs = re.findall(r'button "Delete" \[(e\d+)\]', result_text(first))
+        assert len(refs) == 3, result_text(first)
+
+        await _set(s, "tbody tr:nth-child(2)", "el.remove()")
+        await _set(s, "h1", "el.textContent = 'Rows (2)'")
+        diff = await s.call_tool("browser_snapshot", {"since": fp})
+        text = result_text(diff)
+        assert not diff.is_error, text
+        assert text.startswith(f"Changes since {fp}"), text
+        gone = [line for line in text.splitlines() if line.startswith("- ") and f"[{refs[1]}]" in line]
+        assert gone and "1002" in gone[0], text
+        assert refs[0] not in text and refs[2] not in text
+        assert "Rows (2)" in text and "1002" in text and "1001" not in text
+        now = diff.structured_content["fingerprint"]
+        assert now != fp and diff.structured_content["since"] == fp
+        assert len(text) < len(result_text(first))
+
+        same = await s.call_tool("browser_snapshot", {"since": now})
+        assert same.structured_content["unchanged"] is True
+        assert result_text(same).startswith(f"Unchanged since {now}")
+
+        unknown = await s.call_tool("browser_snapshot", {"since": "0123456789ab"})
+        assert unknown.is_error and "\n" not in result_text(unknown)
+        assert "take a full read" in result_text(unknown)
+        other_target = await s.call_tool("browser_snapshot", {"since": now, "target": "table"})
+        assert other_target.is_error and "take a full read" in result_text(other_target)
+
+        t1 = await s.call_tool("browser_text", {"target": "table"})
+        await _set(s, "tbody tr:first-child td:nth-child(2)", "el.textContent = 'Ada Lovelace'")
+        t2 = await s.call_tool("browser_text", {"target": "table", "since": t1.structured_content["fingerprint"]})
+        text = result_text(t2)
+        assert "Ada Lovelace" in text and "Cy" not in text, text
