@@ -7,6 +7,7 @@ the client gets them).
 
 from __future__ import annotations
 
+import asyncio
 import re
 
 import pytest
@@ -111,3 +112,27 @@ async def test_console_table_dir_and_group_keep_their_data(site):
         assert any(ln.startswith("[warning]     card declined (") for ln in lines)
         assert any(ln.startswith("[info]   back in checkout (") for ln in lines)
         assert any(ln.startswith("[info] outside any group (") for ln in lines)
+
+
+async def test_favicon_noise_is_listed_not_counted_and_a_404_chunk_says_404(site):
+    """A missing favicon is listed once, marked, and left out of the load counts and the header's
+    failure count; a module chunk that 404s is labelled 404, not "(canceled)"."""
+    session, t = await tools()
+    async with session:
+        tab = await t.goto(f"{site}/events/missing-chunk.html")
+        for _ in range(50):  # the browser fetches the favicon on its own, after the load
+            if any(r.url.endswith("/favicon.ico") and r.status for r in tab.events.records()):
+                break
+            await asyncio.sleep(0.1)
+        out = await t.text("browser_network_requests")
+        lines = out.splitlines()
+        assert "3 requests (1 failed)" in lines[0], out
+        fav = next(ln for ln in lines if "/favicon.ico" in ln)
+        assert fav.endswith("→ 404 (browser's own favicon fetch; not counted)"), fav
+        chunk = next(ln for ln in lines if "/events/chunks/settings-3f9a.js" in ln)
+        assert "→ 404 File not found script" in chunk and "canceled" not in chunk, chunk
+        assert tab.events.load_summary() == {"consoleErrors": 2, "failedRequests": 1}
+        console = await t.text("browser_console_messages")
+        assert "Failed to load resource: 404 (File not found) (/favicon.ico) (browser's own favicon fetch; " \
+               "not counted)" in console, console
+        assert console.count("favicon") == 2  # its line, said once

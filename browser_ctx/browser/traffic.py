@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
-from ..core.network import RequestRecord
+from ..core.network import RequestRecord, browser_favicon
 from ..core.urls import shorten_url
 
 __all__ = ["Traffic", "LONG_LIVED", "POLL_REPEATS", "URL_CHARS", "short_url", "stream_label"]
@@ -72,7 +72,7 @@ class Traffic:
         self.inflight, self.long_lived, self.poll_counts, self.failed = [], [], {}, []
         activity = 0  # changes whenever a counted request starts, is answered, finishes or fails
         for rec in new:
-            if _internal(rec.url):
+            if _internal(rec.url) or browser_favicon(rec):  # the browser's own favicon fetch is not the page's
                 continue
             if rec.resource_type in LONG_LIVED:
                 self.long_lived.append(stream_label(rec))

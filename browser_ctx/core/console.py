@@ -21,6 +21,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+from .network import FAVICON_NOTE, is_favicon
 from .sections import Section
 from .tokens import count_tokens
 from .urls import clip_around, clip_end, clip_middle
@@ -236,6 +237,10 @@ def clip_url(url: str, limit: int = URL_CHARS) -> str:
     return clip_middle(url, limit)
 
 
+#: The browser's wording of a failed load, shortened in listings to "Failed to load resource: 404 (…)".
+_LOAD_FAILED_BOILERPLATE = "Failed to load resource: the server responded with a status of "
+
+
 def _one_line(text: str) -> str:
     return text.replace("\r\n", "\n").replace("\n", " ↵ ")
 
@@ -260,12 +265,14 @@ def render_entry(e: ConsoleEntry, *, message_chars: int = 300, scrub: Callable[[
     parts = [f"[{e.level}]"]
     if e.count > 1:
         parts.append(f"×{e.count}")
-    parts.append(_one_line(text))
+    parts.append(_one_line(text.replace(_LOAD_FAILED_BOILERPLATE, "Failed to load resource: ", 1)))
     if e.source:
         src = scrub(e.source) if scrub else e.source
         parts.append(f"({clip_url(src)})")
     if e.kind == "worker":
         parts.append("(worker)")
+    elif e.kind == "browser" and e.level == "error" and is_favicon(e.source or ""):
+        parts.append(FAVICON_NOTE)
     if e.route:
         parts.append(f"@{clip_url(scrub(e.route) if scrub else e.route)}")
     if e.varies:

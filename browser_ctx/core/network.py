@@ -41,6 +41,9 @@ __all__ = [
     "format_bytes",
     "shorten_url",
     "URL_CHARS",
+    "is_favicon",
+    "browser_favicon",
+    "FAVICON_NOTE",
 ]
 
 #: URLs longer than this many characters are shortened in listings (the full URL is in
@@ -176,6 +179,21 @@ class RequestRecord:
 
 
 POST_KEEP = 16_384
+
+
+#: Said on the line of the browser's own failed favicon fetch (listed, never counted as the page's).
+FAVICON_NOTE = "(browser's own favicon fetch; not counted)"
+
+
+def is_favicon(url: str) -> bool:
+    """Whether ``url`` is a ``/favicon.ico`` (query and fragment ignored)."""
+    return url.split("?", 1)[0].split("#", 1)[0].endswith("/favicon.ico")
+
+
+def browser_favicon(r: RequestRecord) -> bool:
+    """Whether ``r`` is the browser's own ``/favicon.ico`` fetch (type ``other``, not the page's): its
+    failure is listed but left out of failure counts and action records."""
+    return r.resource_type == "other" and is_favicon(r.url)
 
 
 # -- filters -------------------------------------------------------------------------------------
@@ -350,6 +368,10 @@ CUT_BY_NAVIGATION = "✗ cancelled by navigation"
 def _outcome(r: RequestRecord) -> str:
     if r.cut_by_navigation:
         return (f"→ {r.status} " if r.status is not None else "") + CUT_BY_NAVIGATION
+    if r.status is not None and r.status >= 400 and r.failure and not r.blocked:
+        # An error response whose body load the browser then cancelled (a 404 module chunk): the
+        # status is what happened, not the cancel.
+        return f"→ {r.status}" + (f" {r.status_text}" if r.status_text else "")
     if r.failure or r.blocked:
         bits = ["✗", r.failure or "blocked"]
         if r.canceled:
@@ -422,6 +444,8 @@ def render_group(group: list[RequestRecord], *, base: str | None = None,
     else:
         url = short(r.url)
     parts = [head, method, url]
+    if len(group) == 1 and r.failed and browser_favicon(r):
+        return " ".join([*parts, f"→ {r.status}" if r.status else _outcome(r), FAVICON_NOTE])
     outcome = _outcome(r)
     if outcome:
         parts.append(outcome)

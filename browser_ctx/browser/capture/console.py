@@ -41,6 +41,7 @@ from playwright.async_api import Error as PlaywrightError
 
 from ...core.console import KEEP_CHARS, ConsoleBuffer, ConsoleEntry
 from ...core.console_payloads import entry_from_console_api, entry_from_exception, entry_from_hook, entry_from_log
+from ...core.network import is_favicon
 from ...core.sections import Section, relative_url
 from ..scripts import invocation
 from .sections import MAX_SECTIONS, SectionLog
@@ -49,8 +50,7 @@ if TYPE_CHECKING:
     from ...core.redact import Redactor
     from ...settings import EventSettings
 
-__all__ = ["ConsoleCapture", "ConsoleHook", "HOOK_PREFIX", "TRACE_FRAMES", "new_binding_name", "is_favicon",
-           "cdp_time"]
+__all__ = ["ConsoleCapture", "ConsoleHook", "HOOK_PREFIX", "TRACE_FRAMES", "new_binding_name", "cdp_time"]
 
 log = logging.getLogger("browser_ctx")
 
@@ -84,12 +84,6 @@ def cdp_time(stamp_ms: Any) -> float | None:
     except (TypeError, ValueError):
         return None
     return stamp if abs(stamp - time.time()) < CLOCK_SKEW else None
-
-
-def is_favicon(url: str) -> bool:
-    """Whether ``url`` is a ``/favicon.ico`` (query and fragment ignored): the browser fetches it on
-    its own, so its failure is not the page's."""
-    return url.split("?", 1)[0].split("#", 1)[0].endswith("/favicon.ico")
 
 
 class ConsoleHook:

@@ -27,9 +27,9 @@ from playwright.async_api import Error as PlaywrightError
 
 from ..._errors import InvalidArgument
 from ...core.bodies import looks_binary
-from ...core.network import POST_KEEP, RequestRecord, SocketInfo
+from ...core.network import POST_KEEP, RequestRecord, SocketInfo, browser_favicon
 from ...core.sections import relative_url
-from .console import cdp_time, is_favicon
+from .console import cdp_time
 from .sections import SectionLog
 
 if TYPE_CHECKING:
@@ -199,7 +199,7 @@ class NetworkCapture:
         return rec
 
     def _count_failed(self, rec: RequestRecord) -> None:
-        if rec.resource_type == "other" and is_favicon(rec.url):
+        if browser_favicon(rec):
             return  # the browser's own favicon fetch is not the page's failure
         if rec.failed and rec.index not in self._counted_failed:
             self._counted_failed.add(rec.index)

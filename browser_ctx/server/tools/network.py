@@ -19,7 +19,15 @@ from ...browser.capture import EventCapture
 from ...core.bodies import apply_select, json_shape, looks_binary
 from ...core.console import clip_url, section_header
 from ...core.listing import compile_pattern, cursor_after
-from ...core.network import RequestRecord, fold_requests, format_bytes, parse_status, render_group, select_requests
+from ...core.network import (
+    RequestRecord,
+    browser_favicon,
+    fold_requests,
+    format_bytes,
+    parse_status,
+    render_group,
+    select_requests,
+)
 from ...core.sections import relative_url
 from ...core.tokens import count_tokens
 from ...core.urls import clip_end
@@ -71,7 +79,7 @@ async def network_requests(call: ToolCall) -> Rendered:
     groups = fold_requests(matched)
     budget = line_budget(call)
     where = "all pages of this tab" if show_all else f"current page {clip_url(current.url)}"
-    n_failed = sum(1 for r in matched if r.failed)
+    n_failed = sum(1 for r in matched if r.failed and not browser_favicon(r))
     head = f"Network, {where}"
     if since is not None:
         head += f", since cursor {since}"
@@ -299,9 +307,10 @@ async def _response_body_block(ev: EventCapture, rec: RequestRecord, *, select: 
         if select:
             raise InvalidArgument(f"The response body of #{rec.index} is not available: {body.missing}.")
         meta["bodyAvailable"] = False
-        text = f"Response body: {body.missing}."
         if body.unread:
-            text += " " + _refetch_offer(rec, ev.current_section.url)
+            text = f"Response body: {body.missing}. {_refetch_offer(rec, ev.current_section.url)}"
+        else:
+            text = f"Response body: not available: {body.missing}."
         return text, meta
     if body.binary or body.text is None:
         if select:
