@@ -11,7 +11,8 @@ Importing this module registers them in :data:`tests.support.site.ROUTES`:
 - ``/events/api/stream``: an EventSource stream that never closes (a tick every 100 ms);
 - ``/events/ws``: a WebSocket echo server (minimal RFC 6455, stdlib only);
 - ``/events/secrets.html``: the secrets page, served with ``Set-Cookie: sid=SECRET_A``;
-- ``/events/api/echo``: echoes its query, ``Authorization`` and ``X-Api-Key`` as JSON;
+- ``/events/api/echo``: echoes its query, ``Authorization`` and ``X-Api-Key`` as JSON (any method;
+  every path asked for is appended to :data:`ECHO_PATHS`);
 - ``/events/api/login``: POST, echoes the body it got;
 - ``/events/pixel.png``: a 1×1 PNG (a binary body);
 - ``/events/api/unauthorized?kb=N``: HTTP 401 with a JSON body (padded by N kB);
@@ -32,7 +33,10 @@ from urllib.parse import parse_qs, urlsplit
 
 from .site import FIXTURES, ROUTES
 
-__all__ = ["BIG_JSON_ITEMS", "big_json"]
+__all__ = ["BIG_JSON_ITEMS", "ECHO_PATHS", "big_json"]
+
+#: Paths ``/events/api/echo`` was asked for, in order (what the server saw, whatever the capture saw).
+ECHO_PATHS: list[str] = []
 
 BIG_JSON_ITEMS = 15_000
 _WS_GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
@@ -187,6 +191,10 @@ def _secrets_page(h: BaseHTTPRequestHandler) -> None:
 
 
 def _echo(h: BaseHTTPRequestHandler) -> None:
+    ECHO_PATHS.append(h.path)
+    length = int(h.headers.get("Content-Length") or 0)
+    if length:
+        h.rfile.read(length)  # a beacon's or keepalive POST's body
     answer = {"query": urlsplit(h.path).query, "authorization": h.headers.get("Authorization"),
               "key": h.headers.get("X-Api-Key"), "note": "the server echoes what it got"}
     _send(h, 200, json.dumps(answer))
