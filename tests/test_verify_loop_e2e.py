@@ -55,6 +55,16 @@ async def test_unchanged_only_when_the_page_is(site: str) -> None:
         same = await s.call_tool("browser_snapshot", args)
         assert same.structured_content["unchanged"] is True and same.structured_content["fingerprint"] == fp
 
+        # A page larger than a bounded read collects: a change in the part never walked still counts.
+        await _set(s, "main", "for (let i = 0; i < 8000; i++) { const p = document.createElement('p'); "
+                              "p.id = 'p' + i; p.textContent = 'Paragraph ' + i + ' of a very long page, with words'; "
+                              "el.appendChild(p); }")
+        big = await s.call_tool("browser_snapshot", args)
+        assert big.structured_content.get("partial"), big.structured_content  # the walk stopped early
+        fp = big.structured_content["fingerprint"]
+        await _set(s, "#p7990", "el.textContent = 'Paragraph changed at the very end'")
+        fp = await _changed(s, args, fp)
+
 
 async def test_since_returns_only_what_changed(site: str) -> None:
     async with mcp_session() as s:

@@ -230,6 +230,8 @@ class PageRead:
         elements: elements in the document (light DOM, hidden ones included) at the read.
         walked: elements the walk visited (each hidden subtree counts as one).
         complete: the walk reached the end of the document (``False``: it stopped at ``max_chars``).
+        rest: for a read that stopped early, a hash of the text and form values of the whole document (what
+            was not collected included), for the page fingerprint; ``""`` for a complete read.
     """
 
     html: str
@@ -238,6 +240,7 @@ class PageRead:
     elements: int
     walked: int
     complete: bool
+    rest: str = ""
 
     @property
     def elements_left(self) -> int:
@@ -271,7 +274,7 @@ async def extract_page(frame: Frame, *, frame_ids: FrameIds, max_chars: int = 0,
     return PageRead(html=html, version=version if isinstance(version, str) else None,
                     loading=facts.get("readyState", "complete") != "complete",
                     elements=int(facts.get("elements") or 0), walked=int(facts.get("walked") or 0),
-                    complete=not facts.get("stopped"))
+                    complete=not facts.get("stopped"), rest=str(facts.get("rest") or ""))
 
 
 def _locator_text(locator: Locator) -> str:

@@ -11,7 +11,8 @@
  * Bounded reads: {maxChars: N} stops collecting once the output holds about N characters (the walk then
  * unwinds, closing what it opened, and counts what it left instead of serialising it); {withFacts: true}
  * (with withCounter) returns [HTML, last ref number, facts], facts = {version (as versionOnly), readyState,
- * elements (all elements under the root, light DOM), walked (elements visited), stopped (maxChars reached)}.
+ * elements (all elements under the root, light DOM), walked (elements visited), stopped (maxChars reached),
+ * rest (when stopped: a hash of the text and form values of everything under the root, else '')}.
  *
  * State kept on window.__browserCtx (one per document):
  *   refs: Map N -> WeakRef(element); ids: WeakMap element -> N; n: last N used;
@@ -56,8 +57,22 @@
   const limit = opts.maxChars > 0 ? opts.maxChars : 0;
   let stopped = false;
   let walked = 0;
+  /* when the walk stopped early: a hash (FNV-1a) of everything under the root, text and form values (hidden
+     parts too), so the page fingerprint still sees a change in what was not collected */
+  const restHash = () => {
+    let h = 0x811c9dc5;
+    const mix = (t) => { for (let i = 0; i < t.length; i++) h = Math.imul(h ^ t.charCodeAt(i), 16777619); };
+    mix(root.textContent || '');
+    const fields = root.querySelectorAll('input, textarea, select');
+    for (let i = 0; i < fields.length; i++) {
+      const f = fields[i];
+      mix('\u0000' + (f.type === 'checkbox' || f.type === 'radio' ? String(f.checked) : f.type === 'password' ? '' : String(f.value)));
+    }
+    return (h >>> 0).toString(36);
+  };
   const facts = () => ({ version: performance.timeOrigin + ':' + bc.version + ':' + location.href,
-    readyState: doc.readyState, elements: root ? 1 + root.getElementsByTagName('*').length : 0, walked, stopped });
+    readyState: doc.readyState, elements: root ? 1 + root.getElementsByTagName('*').length : 0, walked, stopped,
+    rest: stopped ? restHash() : '' });
   const done = (html) => (opts.withCounter ? (opts.withFacts ? [html, bc.n, facts()] : [html, bc.n]) : html);
   if (!root) return done('');
 

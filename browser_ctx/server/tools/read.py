@@ -128,7 +128,7 @@ async def snapshot(call: ToolCall) -> Rendered:
         read = await reading.read_page(tab, call.settings, collect_chars(call.budget.chars))
         html = read.html
         text = await _off_loop(lambda: render_snapshot(html, title=title, url=page.url), len(html))
-        meta = {PAGE_META_KEY: page_fingerprint([html])}
+        meta = {PAGE_META_KEY: page_fingerprint([html, read.rest])}
         version = read.version
         partial = _say_partial(call, read)
         if partial:
@@ -166,7 +166,7 @@ async def text(call: ToolCall) -> Rendered:
         read = await reading.read_page(tab, call.settings, collect_chars(call.budget.chars))
         html = read.html
         body = await _off_loop(lambda: render(main_content(html)), len(html))
-        meta = {PAGE_META_KEY: page_fingerprint([html])}
+        meta = {PAGE_META_KEY: page_fingerprint([html, read.rest])}
         partial = _say_partial(call, read)
         if partial:
             meta[PARTIAL_KEY] = partial
