@@ -31,6 +31,7 @@ from .dialogs import DialogCenter
 from .extract import FrameIds, register_ref_engine
 from .launcher import chromium_args, find_executable
 from .remote import BrowserProvider, RemoteBrowser
+from .sourcemaps import SourceMaps
 
 __all__ = ["BrowserSession", "Tab", "Capture"]
 
@@ -89,6 +90,8 @@ class Tab:
     sent: dict[str, str] = field(default_factory=dict)
     history: ReadHistory = field(default_factory=ReadHistory)
     crashed: bool = False
+    #: Source maps of the scripts its console locations name (fetched when a listing shows them).
+    source_maps: SourceMaps = field(default_factory=SourceMaps)
     #: The last number given to one of this tab's captures as an MCP resource (``server.resources``).
     last_capture_number: int = 0
 

@@ -37,6 +37,9 @@ async def console_messages(call: ToolCall) -> Rendered:
     one entry, it is shown whole: its text as kept (:data:`~browser_ctx.core.console.KEEP_CHARS`
     characters) and its kept stack; ``offset`` reads on past the call's cap.
 
+    Locations of scripts with source maps are shown in their original sources, library frames collapsed
+    into a count (:mod:`browser_ctx.browser.sourcemaps`).
+
     Returns:
         A :class:`Rendered` listing; structured fields ``cursor``, ``shown``, ``matched``; its baseline
         is the raw listing's tokens (every occurrence on its own line, nothing cut).
@@ -95,7 +98,9 @@ async def console_messages(call: ToolCall) -> Rendered:
         if limit is not None and len(shown) >= limit:
             stopped = f"limit={limit}"
             break
-        block = render_entry(e, message_chars=message_chars, scrub=scrub, since=since, frames=frames, focus=pattern)
+        shown_entry = await tab.source_maps.map_entry(tab.page, e)  # original sources where maps exist
+        block = render_entry(shown_entry, message_chars=message_chars, scrub=scrub, since=since, frames=frames,
+                             focus=pattern)
         if multi and e.section != last_section:
             block = section_header(ev.section(e.section), e.section, current.id) + "\n" + block
         if not budget.add(block, force=not shown):
