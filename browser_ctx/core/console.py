@@ -21,7 +21,6 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from .network import FAVICON_NOTE, is_favicon
 from .sections import Section
 from .tokens import count_tokens
 from .urls import clip_around, clip_end, clip_middle
@@ -271,8 +270,6 @@ def render_entry(e: ConsoleEntry, *, message_chars: int = 300, scrub: Callable[[
         parts.append(f"({clip_url(src)})")
     if e.kind == "worker":
         parts.append("(worker)")
-    elif e.kind == "browser" and e.level == "error" and is_favicon(e.source or ""):
-        parts.append(FAVICON_NOTE)
     if e.route:
         parts.append(f"@{clip_url(scrub(e.route) if scrub else e.route)}")
     if e.varies:

@@ -181,7 +181,8 @@ class RequestRecord:
 POST_KEEP = 16_384
 
 
-#: Said on the line of the browser's own failed favicon fetch (listed, never counted as the page's).
+#: Said once, on the request line of the browser's own failed favicon fetch (listed, never counted as the
+#: page's failure; its console line says nothing more).
 FAVICON_NOTE = "(browser's own favicon fetch; not counted)"
 
 
