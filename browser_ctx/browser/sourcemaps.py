@@ -1,15 +1,18 @@
 """Fetch the source maps of a tab's scripts, for source-mapped console locations (:mod:`browser_ctx.core.sourcemap`).
 
-A script named in a console location is fetched once through the browser context's request client
-(``context.request``: the page's cookies and HTTP credentials, and nothing added to the tab's network
-listing). Its map comes from the script's last ``//# sourceMappingURL=`` (an inline ``data:`` URL, as the
-Vite dev server serves each module, or a file beside it, as webpack and Vite builds do) or from its
-``SourceMap``/``X-SourceMap`` header. Results, failures included, are cached per tab
-(:attr:`~browser_ctx.browser.session.Tab.source_maps`), at most :data:`MAX_MAPS` scripts.
+A script named in a console location, on the page's own origin (where an app's dev server or build
+serves its code; other origins' scripts are libraries, and are never fetched from the server side), is
+fetched once through the browser context's request client (``context.request``: the page's cookies and
+HTTP credentials, and nothing added to the tab's network listing). Its map comes from the script's
+last ``//# sourceMappingURL=`` (an inline ``data:`` URL, as the Vite dev server serves each module, or a
+file beside it, as webpack and Vite builds do) or from its ``SourceMap``/``X-SourceMap`` header.
+Results, failures included, are cached per tab (:attr:`~browser_ctx.browser.session.Tab.source_maps`),
+at most :data:`MAX_MAPS` scripts.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections import OrderedDict
 from urllib.parse import urljoin, urlsplit
@@ -56,13 +59,11 @@ class SourceMaps:
         source_url = location_url(entry.source)
         if source_url:
             wanted.add(source_url)
-        found: dict[str, LoadedMap | MapFailure | None] = {}
-        for url in wanted:
-            absolute = urljoin(base, url)
-            if urlsplit(absolute).scheme not in ("http", "https"):
-                found[url] = None
-                continue
-            found[url] = await self._load(page, absolute)
+        origin = _origin(base)
+        absolute = {url: urljoin(base, url) for url in wanted}
+        fetch = [url for url, full in absolute.items() if origin and _origin(full) == origin]
+        loaded = await asyncio.gather(*(self._load(page, absolute[url]) for url in fetch))
+        found: dict[str, LoadedMap | MapFailure | None] = dict(zip(fetch, loaded, strict=True))
         return map_entry(entry, lambda url: found.get(url))
 
     async def _load(self, page: Page, url: str) -> LoadedMap | MapFailure | None:
@@ -96,6 +97,12 @@ class SourceMaps:
             return LoadedMap(data, script)
         except ValueError as exc:
             return MapFailure(f"source map {exc}")
+
+
+def _origin(url: str) -> str | None:
+    """``scheme://host:port`` of an http(s) URL, else ``None``."""
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}" if parts.scheme in ("http", "https") and parts.netloc else None
 
 
 async def _get(page: Page, url: str) -> tuple[bytes, dict[str, str]] | MapFailure:
