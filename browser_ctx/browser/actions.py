@@ -16,11 +16,13 @@ Every action tool runs through :func:`perform`:
    (500 ms), at most ``settings.actions.max_ms`` (5,000 ms). Long-lived connections (EventSource,
    WebSocket) and polling (the same URL requested :data:`POLL_REPEATS`+ times) are not waited for:
    once the rest is quiet and ``settings.actions.stream_ms`` (1,000 ms) have passed, settling stops
-   and the record says the network never goes quiet.
+   and the record says the network never goes quiet. Settling lasts at least :data:`TRANSIENT_WINDOW_MS`
+   (1,000 ms), so a toast or status message that comes within about a second of the action is caught.
 4. **Collect** an :class:`~browser_ctx.core.record.ActionRecord`: URL/title change, dialogs,
    popups (a PDF shows as a PDF with its size), downloads (:mod:`.downloads`), new console errors and
-   failed requests, and the DOM delta between the condensed snapshots before and after (or, after a
-   navigation, a short card of the new page).
+   failed requests, what was shown and went (the transient-UI journal, :mod:`.journal`, drained before
+   the action and after it: toasts, status messages, dialogs), and the DOM delta between the condensed
+   snapshots before and after, lines matched by ref (or, after a navigation, a short card of the new page).
 
 All times are milliseconds unless a name says ``_s``; sizes are bytes.
 """
@@ -40,12 +42,14 @@ from playwright.async_api import Error as PlaywrightError
 from .._errors import ActionTimeout, BrowserCtxError, PageError, SelectorError, StaleRefError, one_line, translate
 from ..core.budget import Budget
 from ..core.delta import diff_renderings, render_delta
+from ..core.journal import Gone, render_gone
 from ..core.network import RequestRecord
 from ..core.outline import outline, render_card
 from ..core.record import ActionRecord, PopupInfo, human_size
 from ..core.snapshot import render_snapshot
 from ..settings import Settings
 from .downloads import save_downloads
+from .journal import drain as drain_journal
 from .reading import visible_html
 from .scripts import script
 from .session import BrowserSession, Tab
@@ -64,6 +68,9 @@ RECORD_RESERVE_TOKENS = 250
 DELTA_MIN_TOKENS = 60
 #: How often (ms) settling probes the network and the DOM.
 SETTLE_POLL_MS = 50
+#: Settling never ends sooner than this after the action (ms): UI that comes within about a second
+#: (a toast after a fake save, a status message) is part of the action's record.
+TRANSIENT_WINDOW_MS = 1000
 #: Seconds a probe of the page (title, settle probe, capture sync) may take.
 PROBE_TIMEOUT_S = 2.0
 #: Seconds to wait for the tab's capture to receive the events the browser already sent.
@@ -72,18 +79,20 @@ _PDF = "application/pdf"
 _COVER_RE = re.compile(r"-\s*(.+?) intercepts pointer events")
 
 
-def action_error(exc: BaseException, *, verb: str, target: str, timeout_ms: float) -> BrowserCtxError:
+def action_error(exc: BaseException, *, verb: str, target: str, timeout_ms: float,
+                 element: str | None = None) -> BrowserCtxError:
     """Translate a Playwright action error into one line that says why the element could not be used.
 
     Reads Playwright's call log: "intercepts pointer events" names what covers the element;
-    "not enabled", "not visible", "not editable", "not stable" say so; anything else goes through
-    :func:`browser_ctx._errors.translate`.
+    "not enabled" (disabled), "not visible", "not editable" (readonly), "not stable", detached say so,
+    each a different message naming the element (``element``, e.g. ``textbox "Email" [e5]``, else the
+    quoted ``target``); anything else goes through :func:`browser_ctx._errors.translate`.
     """
     if isinstance(exc, BrowserCtxError):
         return exc
     msg = str(exc)
     covers = _COVER_RE.findall(msg)
-    what = f"{target!r}"
+    what = element or f"{target!r}"
     if covers:
         cover = covers[-1].replace(" subtree", "")
         return ActionTimeout(f"Could not {verb} {what}: it is covered by {one_line(cover, 160)} (it intercepts "
@@ -150,6 +159,8 @@ class Watch:
     _pdf_responses: dict[str, Response] = field(default_factory=dict)
     _listeners: list[tuple[Any, str, Any]] = field(default_factory=list)
     _doc_changed: bool = False
+    _gone: list[Gone] = field(default_factory=list)
+    _gone_dropped: int = 0
 
     # listeners ------------------------------------------------------------------------------
 
@@ -238,6 +249,7 @@ class Watch:
         self.record.title_before = await self._title(page, "")
         self._dialog_mark = self.session.dialogs.mark()
         self._origin, _ = await self._settle_probe()
+        self._gone, self._gone_dropped = await drain_journal(page, self.tab.frame_ids)  # since the last call
         if self.delta:
             self._before = await self._snapshot()
         events = self.tab.events
@@ -291,7 +303,7 @@ class Watch:
             inflight = self._traffic.inflight
             net_quiet = 0.0 if inflight else (self._now() - self._last_net) * 1000
             streaming = self._streaming()
-            if net_quiet >= limits.quiet_ms and dom_quiet >= limits.quiet_ms:
+            if net_quiet >= limits.quiet_ms and dom_quiet >= limits.quiet_ms and elapsed >= TRANSIENT_WINDOW_MS:
                 if streaming:
                     note = f"The network never goes quiet ({'; '.join(streaming[:3])}); not waited for."
                 break
@@ -374,6 +386,8 @@ class Watch:
             rec.notes.append("The tab closed itself.")
             return rec
         rec.url_after = page.url
+        gone, dropped = await drain_journal(page, self.tab.frame_ids)
+        rec.shown_and_gone = render_gone(self._gone + gone, self._gone_dropped + dropped)
         rec.title_after = await self._title(page, rec.title_before)
         rec.new_document = self._doc_changed
         pdf = self._pdf_record(page) if rec.new_document else None

@@ -19,6 +19,7 @@ from .._errors import BrowserCtxError, InvalidArgument, SelectorError, one_line,
 from ..core.markdown import render_text
 from ..settings import Settings
 from . import extract
+from .choose import WidgetState, widget_state
 from .reading import visible_html
 from .session import Tab
 from .targets import describe_matches, locator_for, stale_ref
@@ -95,7 +96,7 @@ async def _state(locator: Locator, what: str) -> str:
             text = await el.inner_text(timeout=STATE_TIMEOUT_MS)
             return _quote(text) if text.strip() else "no text"
         if what == "value":
-            return _quote(await el.input_value(timeout=STATE_TIMEOUT_MS))
+            return _quote((await widget_state(el, STATE_TIMEOUT_MS)).value)
         if what == "checked":
             return "checked" if await el.is_checked(timeout=STATE_TIMEOUT_MS) else "unchecked"
         if what == "enabled":
@@ -112,7 +113,10 @@ async def verify(tab: Tab, args: dict[str, Any], settings: Settings) -> str:
 
     Args (camelCase, as the tool gets them): ``target`` (ref or selector), ``text`` (the target, or the
     page when no target, contains this visible text; case-sensitive for a target, case-insensitive on
-    the page), ``visible``/``hidden`` (bool), ``count`` (matches), ``value`` (a field's exact value),
+    the page), ``visible``/``hidden`` (bool; with ``text`` and no target: the text is absent from the page),
+    ``count`` (matches), ``value`` (a field's exact value; a custom select, combobox or contenteditable
+    editor: the value it shows, a multi-select's items comma-separated in any order; a native select: the
+    option's value or label),
     ``checked``, ``enabled`` (bool), ``url``/``title`` (the page's URL/title contains this),
     ``timeout`` (ms, default the action timeout, 5,000; clamped to 0-60,000). A target with no other check
     means ``visible: true``.
@@ -136,6 +140,8 @@ async def verify(tab: Tab, args: dict[str, Any], settings: Settings) -> str:
         if any(k in args for k in keys):
             raise InvalidArgument("visible/hidden/count/value/checked/enabled need a target.")
         raise InvalidArgument("Nothing to verify: pass target, text, url or title (and what to expect).")
+    if not target and any(k in args for k in ("count", "value", "checked", "enabled")):
+        raise InvalidArgument("count/value/checked/enabled need a target (text alone takes visible/hidden).")
 
     checks: list[tuple[str, Any, Any]] = []  # (expected phrase, async check, async got)
     if "url" in args:
@@ -195,8 +201,8 @@ async def verify(tab: Tab, args: dict[str, Any], settings: Settings) -> str:
             if is_password:
                 raise InvalidArgument(f"{target!r} is a password field: its value is never read or compared. "
                                       "Check what the page shows after submitting instead.")
-            checks.append((f"{name} value to be {_quote(value)}",
-                           lambda: expect(loc).to_have_value(value, timeout=timeout), lambda: _state(loc, "value")))
+            checks.append((f"{name} value to be {_quote(value)}", lambda: _value_check(loc, value, timeout),
+                           lambda: _state(loc, "value")))
         if "checked" in args:
             want = bool(args["checked"])
             checks.append((f"{name} to be {'checked' if want else 'unchecked'}",
@@ -209,12 +215,17 @@ async def verify(tab: Tab, args: dict[str, Any], settings: Settings) -> str:
                            lambda: _state(loc, "enabled")))
     elif "text" in args:
         text = args["text"]
+        gone = args.get("hidden") is True or args.get("visible") is False
 
-        async def text_visible() -> None:
-            if not await wait_visible_text(tab, settings, text, timeout):
+        async def text_check() -> None:
+            if not await wait_visible_text(tab, settings, text, timeout, gone=gone):
                 raise AssertionError(text)
-        checks.append((f"visible text {_quote(text)} on the page", text_visible,
-                       lambda: _closest_texts(tab, settings, text)))
+        if gone:
+            checks.append((f"no visible text {_quote(text)} on the page", text_check,
+                           lambda: _aval("it is still shown")))
+        else:
+            checks.append((f"visible text {_quote(text)} on the page", text_check,
+                           lambda: _closest_texts(tab, settings, text)))
     for expected, check, got in checks:
         try:
             await check()
@@ -227,3 +238,33 @@ async def verify(tab: Tab, args: dict[str, Any], settings: Settings) -> str:
 
 async def _aval(value: str) -> str:
     return value
+
+
+def _same_value(shown: WidgetState, want: str) -> bool:
+    """Whether a widget shows ``want``: the same text (whitespace collapsed), or for a multi-select the
+    same items in any order (``want`` comma-separated)."""
+    norm = " ".join(want.split())
+    if " ".join(shown.value.split()) == norm:
+        return True
+    items = sorted(" ".join(i.split()) for i in shown.items)
+    return len(items) > 1 and items == sorted(" ".join(p.split()) for p in norm.split(","))
+
+
+async def _value_check(loc: Locator, value: str, timeout: float) -> None:
+    """Auto-waiting value check: a native input/textarea/select through Playwright's ``to_have_value`` (a
+    select's option value); any other widget (custom select, combobox, contenteditable editor) by the
+    value it shows (:func:`browser_ctx.browser.choose.widget_state`), polled every :data:`TEXT_POLL_MS`."""
+    state = await widget_state(loc.first, STATE_TIMEOUT_MS)
+    if state.tag in ("input", "textarea") and not (state.role == "combobox" and not state.text) \
+            or state.tag == "select":
+        if state.tag == "select" and _same_value(state, value):
+            return  # the option's label, as people read it
+        await expect(loc).to_have_value(value, timeout=timeout)
+        return
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout / 1000
+    while not _same_value(state, value):
+        if loop.time() >= deadline:
+            raise AssertionError(value)
+        await asyncio.sleep(TEXT_POLL_MS / 1000)
+        state = await widget_state(loc.first, STATE_TIMEOUT_MS)

@@ -10,13 +10,16 @@ record folds and caps its DOM delta itself.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from typing import Any
 
 from playwright.async_api import Error as PlaywrightError
 
-from ..._errors import ActionTimeout, BrowserCtxError, InvalidArgument, PageError, SelectorError, translate
+from ..._errors import ActionTimeout, BrowserCtxError, InvalidArgument, PageError, translate
 from ...browser import actions, extract, reading, targets
 from ...browser.actions import action_error, perform
+from ...browser.choose import choose, widget_state
+from ...browser.fields import FIELD_TYPES, fill_field, type_into
 from ...browser.targets import describe_element, resolve_one
 from ...browser.verify import verify as verify_page
 from ...browser.verify import wait_visible_text
@@ -68,7 +71,7 @@ async def _act(call: ToolCall, verb: str, past: str, do: Any) -> Rendered:
         try:
             return await do(locator, timeout)
         except (PlaywrightError, TimeoutError) as exc:
-            raise action_error(exc, verb=verb, target=target, timeout_ms=timeout) from exc
+            raise action_error(exc, verb=verb, target=target, timeout_ms=timeout, element=label) from exc
 
     record = await perform(call.session, tab, call.settings, f"{past} {label}", run, budget=call.budget)
     return _rendered(tab, render_record(record))
@@ -96,80 +99,72 @@ async def click(call: ToolCall) -> Rendered:
     return await _act(call, "click", "Double-clicked" if a.get("doubleClick") else "Clicked", do)
 
 
-_NOT_FIELD = ("not an <input>", "not have a role allowing", "element is not editable")
-
-
 async def type_text(call: ToolCall) -> Rendered:
     """Type ``text`` into ``target`` and read back what it shows.
 
-    Inputs, textareas and contenteditable elements are filled (``slowly``: typed key by key); any other
-    element (a code editor whose keystrokes go to a hidden textarea) is clicked and typed into with the
-    keyboard. ``submit`` presses Enter afterwards. The record ends with ``It now shows: "…"``.
+    Inputs, textareas and contenteditable elements are filled (``slowly``: typed key by key); native
+    date/time inputs get the ISO form of ``text``; a select-like widget gets the option named ``text``;
+    any other element (a code editor whose keystrokes go to a hidden textarea) is clicked and typed into
+    with the keyboard (see :func:`browser_ctx.browser.fields.type_into`). A readonly or disabled field is
+    an error naming it. ``submit`` presses Enter afterwards. The record ends with ``It now shows: "…"``.
     """
     a = call.args
     text: str = a["text"]
-    page_holder: dict[str, Any] = {}
-
-    async def do(loc, timeout):
-        page = loc.page
-        note = None
-        try:
-            if a.get("slowly"):
-                await loc.press_sequentially(text, timeout=timeout)
-            else:
-                await loc.fill(text, timeout=timeout)
-            page_holder["keyboard"] = False
-        except PlaywrightError as exc:
-            if not any(s in str(exc) for s in _NOT_FIELD):
-                raise
-            await loc.click(timeout=timeout)
-            await page.keyboard.type(text)
-            page_holder["keyboard"] = True
-            note = "Not a form field: clicked it and typed with the keyboard."
-        if a.get("submit"):
-            if page_holder["keyboard"]:
-                await page.keyboard.press("Enter")
-            else:
-                await loc.press("Enter", timeout=timeout)
-        return note
-
     tab = await _tab(call)
     target = a["target"]
     locator = await resolve_one(tab, target, call.settings, verb="type into")
     label = await _label(call, tab, locator, target)
     timeout = call.settings.timeouts.action_ms
 
-    async def run() -> Any:
+    async def run() -> str | None:
         try:
-            return await do(locator, timeout)
+            note = await type_into(locator, text, label=label, slowly=bool(a.get("slowly")), timeout_ms=timeout)
+            if a.get("submit"):
+                if note and note.endswith("with the keyboard."):
+                    await locator.page.keyboard.press("Enter")
+                else:
+                    await locator.press("Enter", timeout=timeout)
+            return note
         except (PlaywrightError, TimeoutError) as exc:
-            raise action_error(exc, verb="type into", target=target, timeout_ms=timeout) from exc
+            raise action_error(exc, verb="type into", target=target, timeout_ms=timeout, element=label) from exc
 
     record = await perform(call.session, tab, call.settings, f"Typed {len(text)} characters into {label}", run,
                            budget=call.budget)
     if not a.get("submit"):
         record.readback = await _readback(locator)
         if record.readback is not None and record.readback not in ("(filled)", "(empty)") and text.strip() \
-                and " ".join(text.split()) not in " ".join(record.readback.split()):
+                and " ".join(text.split()) not in " ".join(record.readback.split()) \
+                and not any(n.startswith("Now shows:") for n in record.notes):
             record.notes.append("Warning: the element does not show the typed text.")
     return _rendered(tab, render_record(record))
 
 
-async def _readback(locator) -> str | None:
+async def _readback(locator: Any) -> str | None:
+    """What the element shows now (a password only as ``(filled)``/``(empty)``); ``None`` if unreadable."""
     try:
         if await locator.count() != 1:
             return None
-        return await locator.evaluate(
-            "el => (el.localName === 'input' || el.localName === 'textarea' || el.localName === 'select')"
-            " ? (el.type === 'password' ? (el.value ? '(filled)' : '(empty)') : el.value) : el.innerText",
-            timeout=READBACK_TIMEOUT_MS)
+        state = await widget_state(locator, READBACK_TIMEOUT_MS)
     except (PlaywrightError, BrowserCtxError):  # gone or busy: the record just has no read-back
         return None
+    if state.kind in ("text", "date") and state.type == "password":
+        return state.value or "(empty)"
+    return state.text if state.kind in ("text", "date") else state.value
 
 
 async def fill_form(call: ToolCall) -> Rendered:
-    """Fill several fields in one action: textbox/slider ``fill``, checkbox ``true``/``false``, radio check,
-    combobox by option label (or value)."""
+    """Fill several fields in one action, in order; report each as filled, failed or skipped.
+
+    Types: ``textbox``/``slider`` fill (native date/time inputs take ISO or unambiguous locale forms),
+    ``checkbox`` ``true``/``false``, ``radio`` check, ``combobox`` chooses the option named ``value`` in
+    any select-like widget (native select, ARIA combobox, listbox). See
+    :func:`browser_ctx.browser.fields.fill_field`.
+
+    Stops at the first field that fails: later fields often depend on earlier ones (a country decides
+    the regions offered), so going on could fill a form the caller did not intend. The error then names
+    the fields filled before it, the failing one and why, and the ones skipped after it. Every target is
+    resolved before anything is filled, so a bad target fills nothing.
+    """
     tab = await _tab(call)
     fields = call.args["fields"]
     if not fields:
@@ -177,28 +172,28 @@ async def fill_form(call: ToolCall) -> Rendered:
     timeout = call.settings.timeouts.action_ms
     resolved = []
     for f in fields:
+        if f["type"] not in FIELD_TYPES:
+            raise InvalidArgument(f"Field {f['name']!r}: type must be one of {', '.join(FIELD_TYPES)}.")
         loc = await resolve_one(tab, f["target"], call.settings, verb=f"fill {f['name']!r}")
         resolved.append((f, loc))
+    done: list[str] = []
 
-    async def run() -> None:
-        for f, loc in resolved:
-            kind, value, target = f["type"], f["value"], f["target"]
+    async def run() -> str | None:
+        notes = []
+        for i, (f, loc) in enumerate(resolved):
+            label = f"{f['name']!r}" + (f" [{f['target']}]" if extract.is_ref(f["target"]) else "")
             try:
-                if kind in ("textbox", "slider"):
-                    await loc.fill(value, timeout=timeout)
-                elif kind == "checkbox":
-                    if value.strip().lower() not in ("true", "false"):
-                        raise InvalidArgument(f"Field {f['name']!r}: a checkbox value must be \"true\" or \"false\".")
-                    await loc.set_checked(value.strip().lower() == "true", timeout=timeout)
-                elif kind == "radio":
-                    await loc.check(timeout=timeout)
-                else:
-                    try:
-                        await loc.select_option(label=value, timeout=timeout)
-                    except PlaywrightError:  # not a label: try it as a value
-                        await loc.select_option(value, timeout=timeout)
-            except (PlaywrightError, TimeoutError) as exc:
-                raise action_error(exc, verb=f"fill {f['name']!r} in", target=target, timeout_ms=timeout) from exc
+                note = await fill_field(loc, f["type"], f["value"], label=label, timeout_ms=timeout)
+            except (PlaywrightError, TimeoutError, BrowserCtxError) as exc:
+                err = action_error(exc, verb="fill", target=f["target"], timeout_ms=timeout, element=label)
+                skipped = [g["name"] for g, _ in resolved[i + 1:]]
+                raise type(err)(_fill_failure(done, f["name"], str(err), skipped)) from exc
+            done.append(f["name"])
+            if i + 1 < len(resolved) and f["type"] == "textbox" and note is None:
+                await _leave(loc, timeout)
+            if note:
+                notes.append(f"{f['name']}: {note[0].lower()}{note[1:]}")
+        return "; ".join(notes) or None
 
     names = ", ".join(f["name"] for f in fields)
     record = await perform(call.session, tab, call.settings,
@@ -207,21 +202,42 @@ async def fill_form(call: ToolCall) -> Rendered:
     return _rendered(tab, render_record(record))
 
 
+async def _leave(locator: Any, timeout: float) -> None:
+    """Leave a filled text field as a person moving to the next field does (Tab), so a popup it opened (a
+    date picker's calendar, suggestions) closes instead of covering the next field."""
+    with contextlib.suppress(PlaywrightError):  # the field went away after filling: nothing to leave
+        if await locator.evaluate("el => el === el.ownerDocument.activeElement", timeout=READBACK_TIMEOUT_MS):
+            await locator.press("Tab", timeout=timeout)
+
+
+def _fill_failure(done: list[str], failed: str, why: str, skipped: list[str]) -> str:
+    """One line: what ``browser_fill_form`` filled, the field that failed and why, what it skipped."""
+    filled = f"filled {', '.join(repr(n) for n in done)}; " if done else "nothing filled; "
+    rest = f"; skipped (not tried): {', '.join(repr(n) for n in skipped)}" if skipped else ""
+    return f"{filled}failed {failed!r}: {why.rstrip('.')}{rest}. Fix that field and send it and the skipped ones."
+
+
 async def select_option(call: ToolCall) -> Rendered:
-    """Select ``values`` (option values or labels) in the ``target`` select."""
+    """Choose ``values`` (option labels; option values too in a native select) in ``target``: a native
+    select, an ARIA combobox (editable or a trigger with a popup list, single or multi) or a listbox.
+    See :func:`browser_ctx.browser.choose.choose`."""
     values = call.args["values"]
+    tab = await _tab(call)
+    target = call.args["target"]
+    locator = await resolve_one(tab, target, call.settings, verb="select in")
+    label = await _label(call, tab, locator, target)
+    timeout = call.settings.timeouts.action_ms
 
-    async def do(loc, timeout):
+    async def run() -> str | None:
         try:
-            chosen = await loc.select_option(values, timeout=timeout)
-        except PlaywrightError as exc:
-            if "did not find some options" in str(exc).lower() or "options" in str(exc).lower():
-                raise SelectorError(f"No option matches {values!r} in {call.args['target']!r}; use option "
-                                    "values or labels from browser_snapshot.") from exc
-            raise
-        return "Selected: " + ", ".join(chosen) if chosen else None
+            return await choose(locator, list(values), label=label, timeout_ms=timeout)
+        except (PlaywrightError, TimeoutError) as exc:
+            raise action_error(exc, verb="select in", target=target, timeout_ms=timeout, element=label) from exc
 
-    return await _act(call, "select in", "Selected in", do)
+    shown = ", ".join(f'"{v}"' for v in values)
+    record = await perform(call.session, tab, call.settings, f"Selected {shown} in {label}", run,
+                           budget=call.budget)
+    return _rendered(tab, render_record(record))
 
 
 async def hover(call: ToolCall) -> Rendered:
@@ -367,10 +383,20 @@ async def tabs(call: ToolCall) -> Rendered:
         return all_tabs[i]
 
     if action == "new":
+        # A URL is checked before the tab opens, and a tab whose load fails is closed again: a refused
+        # ``new`` leaves the tabs as they were, the previous one current.
+        url = reading.normalise_url(a["url"], call.settings.allowed_schemes) if a.get("url") else None
+        previous = session.peek_tab()
         tab = await session.new_tab()
-        if a.get("url"):
-            url = reading.normalise_url(a["url"], call.settings.allowed_schemes)
-            await reading.navigate(tab, url, call.settings)
+        if url is not None:
+            try:
+                await reading.navigate(tab, url, call.settings)
+            except BrowserCtxError:
+                with contextlib.suppress(PlaywrightError, BrowserCtxError):  # already gone: nothing left behind
+                    await session.close_tab(tab)
+                if previous is not None and previous in session.tabs:
+                    session.select_tab(previous)
+                raise
         note = "Opened a new tab."
     elif action == "select":
         tab = pick()
@@ -444,7 +470,7 @@ TOOLS = [
           click, ("target",)),
     _spec("browser_type", "Type text into target; submit presses Enter.",
           {**TE, "text": STR, "submit": BOOL, "slowly": BOOL}, type_text, ("target", "text")),
-    _spec("browser_fill_form", "Fill fields (checkbox: true/false).",
+    _spec("browser_fill_form", "Fill fields in order, stopping at the first failure (checkbox: true/false).",
           {"fields": {"type": "array", "items": {
               "type": "object",
               "properties": {**TE, "name": STR,
@@ -452,7 +478,8 @@ TOOLS = [
                              "value": STR},
               "required": ["target", "name", "type", "value"]}}},
           fill_form, ("fields",)),
-    _spec("browser_select_option", "Select dropdown options.", {**TE, "values": {"type": "array", "items": STR}},
+    _spec("browser_select_option", "Select options in a select, combobox or listbox.",
+          {**TE, "values": {"type": "array", "items": STR}},
           select_option, ("target", "values")),
     _spec("browser_hover", "Hover over target.", TE, hover, ("target",)),
     _spec("browser_press_key", "Press a key, e.g. Enter.", {"key": STR}, press_key, ("key",)),

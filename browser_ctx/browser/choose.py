@@ -1,0 +1,245 @@
+"""Choose a value in any select-like widget: native ``<select>``, ARIA comboboxes, ``role=listbox``.
+
+One notion of "choose a value", used by ``browser_select_option`` and ``browser_fill_form``'s
+``combobox`` fields (:func:`choose`):
+
+- a native ``<select>``: Playwright's ``select_option``, by label, then by value;
+- an ARIA combobox (an editable ``<input role=combobox>`` with suggestions, react-select single and
+  multi, or a button-like trigger with a portal listbox: Radix, MUI, Headless UI): open it (click),
+  type the value to filter when it is editable, pick the option by accessible name (exact, then
+  case-insensitive), then check that the value it shows changed;
+- a ``role=listbox`` on its own: click the option inside it.
+
+Options are looked for in the element the widget names with ``aria-controls``/``aria-owns``, else
+among the visible options of the widget's frame (portals render outside the widget). When an option
+does not exist, the list is closed, the field's own text is put back, and the error lists the options
+that do (at most :data:`LIST_OPTIONS`). Times are milliseconds.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import Frame, Locator
+
+from .._errors import ActionTimeout, SelectorError
+from .scripts import script
+
+__all__ = ["choose", "widget_state", "WidgetState", "LIST_OPTIONS", "OPTION_WAIT_MS"]
+
+#: How many existing options an "no such option" error lists.
+LIST_OPTIONS = 12
+#: How long (ms) to wait for a matching option after the list shows options (suggestions may be loading).
+OPTION_WAIT_MS = 1500
+#: How often (ms) the open list is looked at again.
+POLL_MS = 100
+#: How long (ms) to wait for the shown value to change after picking an option.
+CONFIRM_MS = 2000
+#: Milliseconds reading a widget's state may take.
+STATE_TIMEOUT_MS = 2000
+
+_OPTIONS_JS = ("els => els.filter(e => { const r = e.getBoundingClientRect(); return r.width > 0 && r.height > 0 })"
+               ".map(e => (e.getAttribute('aria-label') || e.innerText || '').replace(/\\s+/g, ' ').trim())")
+
+
+@dataclass(frozen=True)
+class WidgetState:
+    """What :file:`widget_state.js` reads of one element (see that file for each field)."""
+
+    tag: str
+    type: str
+    role: str
+    kind: str
+    editable: bool
+    readonly: bool
+    disabled: bool
+    multiple: bool
+    expanded: bool
+    controls: str
+    text: str
+    value: str
+    items: tuple[str, ...]
+
+
+async def widget_state(locator: Locator, timeout_ms: float = STATE_TIMEOUT_MS) -> WidgetState:
+    """Read the kind, state and shown value of ``locator``'s element.
+
+    Raises:
+        playwright.async_api.Error: the element is gone or the page navigated (callers translate it).
+    """
+    raw: dict[str, Any] = await locator.evaluate(script("widget_state"), timeout=timeout_ms)
+    return WidgetState(**{**raw, "items": tuple(raw["items"])})
+
+
+def _quoted(names: list[str]) -> str:
+    shown = [f'"{n}"' for n in names[:LIST_OPTIONS]]
+    more = f", … {len(names) - LIST_OPTIONS} more" if len(names) > LIST_OPTIONS else ""
+    return ", ".join(shown) + more if shown else "none"
+
+
+async def _frame_of(locator: Locator) -> Frame:
+    handle = await locator.element_handle()
+    try:
+        frame = await handle.owner_frame()
+    finally:
+        await handle.dispose()
+    if frame is None:
+        raise SelectorError("The element is no longer in a page. Take a new browser_snapshot.")
+    return frame
+
+
+def _option_scope(frame: Frame, state: WidgetState, listbox: Locator | None) -> Locator:
+    """Where the widget's options are: the listbox itself, the element it controls, or its frame."""
+    if listbox is not None:
+        return listbox
+    return frame.locator(f'[id="{state.controls}"]') if state.controls else frame.locator(":root")
+
+
+async def _visible_options(scope: Locator) -> list[str]:
+    try:
+        names: list[str] = await scope.get_by_role("option").evaluate_all(_OPTIONS_JS)
+    except PlaywrightError:  # the list closed or re-rendered while read: none this time
+        return []
+    return [n for n in names if n]
+
+
+async def _find_option(scope: Locator, value: str, wait_ms: float) -> Locator | None:
+    """The visible option named ``value`` (exact, then case-insensitive), waiting up to ``wait_ms`` for the
+    list to show options and then :data:`OPTION_WAIT_MS` more for a match; ``None`` when there is none."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + wait_ms / 1000
+    match_deadline: float | None = None
+    exact = scope.get_by_role("option", name=value, exact=True)
+    loose = scope.get_by_role("option", name=re.compile(rf"^\s*{re.escape(value.strip())}\s*$", re.I))
+    while True:
+        for candidates in (exact, loose):
+            for i in range(await candidates.count()):
+                if await candidates.nth(i).is_visible():
+                    return candidates.nth(i)
+        now = loop.time()
+        if match_deadline is None and await _visible_options(scope):
+            match_deadline = now + OPTION_WAIT_MS / 1000
+        if now >= (match_deadline if match_deadline is not None else deadline):
+            return None
+        await asyncio.sleep(POLL_MS / 1000)
+
+
+async def _close_list(locator: Locator, state: WidgetState, timeout_ms: float) -> None:
+    """Close an open list and put an editable field's text back (nothing chosen stays changed)."""
+    try:
+        if state.editable:
+            await locator.fill(state.text, timeout=timeout_ms)
+        await locator.press("Escape", timeout=timeout_ms)
+    except PlaywrightError:  # the widget went away: nothing left open
+        return
+
+
+async def _choose_native(locator: Locator, values: list[str], label: str, timeout_ms: float) -> list[str]:
+    try:
+        await locator.select_option(label=values, timeout=timeout_ms)
+    except PlaywrightError as exc:
+        if "did not find some options" not in str(exc).lower() and "options" not in str(exc).lower():
+            raise
+        try:
+            await locator.select_option(values, timeout=timeout_ms)
+        except PlaywrightError as exc2:
+            if "options" not in str(exc2).lower():
+                raise
+            names = await locator.locator("option").evaluate_all(
+                "os => os.map(o => (o.label || o.text).replace(/\\s+/g, ' ').trim())")
+            raise SelectorError(f"No option {_quoted(values)} in {label}; its options: {_quoted(names)}.") from exc2
+    return list((await widget_state(locator)).items)
+
+
+async def _pick(locator: Locator, frame: Frame, state: WidgetState, value: str, label: str,
+                timeout_ms: float, listbox: Locator | None) -> None:
+    """Open the widget (unless it is a listbox or already open), filter, and click the option ``value``.
+
+    ``state`` is the widget's state before anything was done (its ``text`` is put back on failure)."""
+    original = state
+    if listbox is None:
+        if not state.expanded:
+            await locator.click(timeout=timeout_ms)
+        if state.editable:
+            await locator.fill(value, timeout=timeout_ms)
+        state = await widget_state(locator)
+    scope = _option_scope(frame, state, listbox)
+    option = await _find_option(scope, value, timeout_ms)
+    if option is None and listbox is None and state.controls:  # some widgets name a list that is not the popup
+        scope = frame.locator(":root")
+        option = await _find_option(scope, value, POLL_MS)
+    if option is None:
+        if listbox is None and state.editable:
+            await locator.fill("", timeout=timeout_ms)  # list every option, not only the filtered ones
+            await asyncio.sleep(POLL_MS / 1000)
+        names = await _visible_options(scope)
+        if listbox is None:
+            await _close_list(locator, original, timeout_ms)
+        raise SelectorError(f"No option \"{value}\" in {label}; its options: {_quoted(names)}. Nothing was chosen.")
+    await option.click(timeout=timeout_ms)
+
+
+async def choose(locator: Locator, values: list[str], *, label: str, timeout_ms: float) -> str:
+    """Choose ``values`` (option labels; a native select also takes option values) in ``locator``'s widget.
+
+    Args:
+        locator: exactly one element: a ``<select>``, an element with ``role=combobox`` or ``role=listbox``.
+        values: the options to choose; several only for a multi-select (native ``multiple``, a multi
+            combobox such as react-select's, a multiselectable listbox).
+        label: how messages name the element (``combobox "Country" [e6]``).
+        timeout_ms: how long to wait for the element to be actionable and for the list to show options.
+
+    Returns:
+        A note for the action record: ``Now shows: "Spain"`` (the value the widget shows afterwards).
+
+    Raises:
+        SelectorError: the element is not a select, combobox or listbox; an option does not exist (lists
+            the ones that do; nothing is chosen); several values for a single-choice widget.
+        ActionTimeout: the widget did not show the chosen value afterwards.
+        playwright.async_api.Error: Playwright failed to act (callers translate it with ``action_error``).
+    """
+    if not values:
+        raise SelectorError(f"No values to choose in {label}; pass at least one option label.")
+    state = await widget_state(locator)
+    if state.kind == "select":
+        items = await _choose_native(locator, values, label, timeout_ms)
+        return f"Now shows: \"{', '.join(items)}\""
+    if state.kind not in ("combobox", "listbox"):
+        raise SelectorError(f"{label} is not a select, combobox or listbox ({state.tag}"
+                            f"{' role=' + state.role if state.role else ''}); click it and pick from what "
+                            "opens, or use browser_type for a text field.")
+    if state.readonly or state.disabled:
+        raise SelectorError(f"Could not choose in {label}: it is {'disabled' if state.disabled else 'readonly'}.")
+    if len(values) > 1 and not state.multiple and not (state.kind == "combobox" and state.editable
+                                                       and state.tag == "input"):
+        raise SelectorError(f"{label} takes one value; got {len(values)}.")
+    frame = await _frame_of(locator)
+    listbox = locator if state.kind == "listbox" else None
+    before = state.items
+    for value in values:
+        await _pick(locator, frame, await widget_state(locator), value, label, timeout_ms, listbox)
+    shown = await _confirm(locator, values, before)
+    if listbox is None and (await widget_state(locator)).expanded:
+        await locator.press("Escape", timeout=timeout_ms)  # a multi-select keeps its list open
+    return f"Now shows: \"{shown}\""
+
+
+async def _confirm(locator: Locator, values: list[str], before: tuple[str, ...]) -> str:
+    """Wait (at most :data:`CONFIRM_MS`) until the widget shows every chosen value; return what it shows."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + CONFIRM_MS / 1000
+    wanted = [v.strip().lower() for v in values]
+    while True:
+        state = await widget_state(locator)
+        shown = state.value.lower()
+        if all(w in shown for w in wanted):
+            return state.value
+        if loop.time() >= deadline:
+            was = ", ".join(before) or "nothing"
+            raise ActionTimeout(f"Picked {_quoted(values)} but the widget still shows \"{state.value}\" "
+                                f"(before: \"{was}\"); check it with browser_snapshot.")
+        await asyncio.sleep(POLL_MS / 1000)

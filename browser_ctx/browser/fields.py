@@ -1,0 +1,107 @@
+"""Put a value into one form field: text, dates, checkboxes, radios, sliders and select-like widgets.
+
+Used by ``browser_type`` and ``browser_fill_form``. Before acting, the field's state is read
+(:func:`browser_ctx.browser.choose.widget_state`), so a readonly, disabled or non-editable field is a
+precise error naming the element instead of a keystroke sent nowhere, and a native date/time input gets
+its value in the ISO form it takes (:func:`browser_ctx.core.dates.input_value`) or a refusal naming the
+format, before the field is touched. Times are milliseconds.
+"""
+
+from __future__ import annotations
+
+from playwright.async_api import Locator
+
+from .._errors import InvalidArgument, SelectorError
+from ..core.dates import input_value
+from .choose import WidgetState, choose, widget_state
+
+__all__ = ["fill_field", "type_into", "FIELD_TYPES"]
+
+#: ``browser_fill_form`` field types (as ``@playwright/mcp``).
+FIELD_TYPES = ("textbox", "checkbox", "radio", "combobox", "slider")
+
+
+def _refuse(state: WidgetState, label: str, verb: str) -> None:
+    """Raise when ``state`` says the field cannot take text: disabled, readonly, or not editable."""
+    if state.disabled:
+        raise SelectorError(f"Could not {verb} {label}: it is disabled. Enable it first (check browser_snapshot "
+                            "for what it depends on).")
+    if state.readonly:
+        raise SelectorError(f"Could not {verb} {label}: it is readonly; its value is set by the page, not typed.")
+
+
+def _date_value(state: WidgetState, value: str) -> str:
+    return input_value(state.type, value) if state.kind == "date" else value
+
+
+async def type_into(locator: Locator, text: str, *, label: str, slowly: bool, timeout_ms: float) -> str | None:
+    """Type ``text`` into ``locator``'s element; return a note for the record, or ``None``.
+
+    Text inputs, textareas and contenteditable elements are filled (``slowly``: key by key); a native
+    date/time input gets the ISO form of ``text`` (never erased by a value it refuses); a select-like
+    widget gets the option named ``text`` chosen; any other element (a code editor whose keys go to a
+    hidden textarea) is clicked and typed into with the keyboard, and the note says so.
+
+    Raises:
+        SelectorError: the field is readonly or disabled (named), or a widget has no such option.
+        InvalidArgument: a date/time value that is not valid or is ambiguous.
+        playwright.async_api.Error: Playwright failed to act (callers translate it).
+    """
+    state = await widget_state(locator)
+    if state.kind in ("text", "date", "editable", "combobox") or state.tag in ("input", "textarea"):
+        _refuse(state, label, "type into")
+    if state.kind in ("select", "listbox") or (state.kind == "combobox" and not state.editable):
+        return await choose(locator, [text], label=label, timeout_ms=timeout_ms)
+    if state.kind == "date":
+        await locator.fill(_date_value(state, text), timeout=timeout_ms)
+        return None
+    if state.kind in ("text", "editable", "combobox"):
+        if slowly:
+            await locator.press_sequentially(text, timeout=timeout_ms)
+        else:
+            await locator.fill(text, timeout=timeout_ms)
+        return None
+    await locator.click(timeout=timeout_ms)
+    await locator.page.keyboard.type(text)
+    return "Not a form field: clicked it and typed with the keyboard."
+
+
+async def fill_field(locator: Locator, kind: str, value: str, *, label: str, timeout_ms: float) -> str | None:
+    """Set one ``browser_fill_form`` field; return a short note of what it now holds, or ``None``.
+
+    Args:
+        locator: the field (exactly one element).
+        kind: one of :data:`FIELD_TYPES`: ``textbox``/``slider`` fill (dates converted), ``checkbox``
+            ``"true"``/``"false"``, ``radio`` checks it, ``combobox`` chooses the option named ``value`` in
+            any select-like widget (:func:`browser_ctx.browser.choose.choose`).
+        value: the value, as a string.
+        label: how messages name the field.
+        timeout_ms: the action timeout.
+
+    Raises:
+        InvalidArgument: a checkbox value other than true/false, a bad date, an unknown type.
+        SelectorError: readonly/disabled/not editable, no such option.
+        playwright.async_api.Error: Playwright failed to act (callers translate it).
+    """
+    if kind in ("textbox", "slider"):
+        state = await widget_state(locator)
+        if state.kind in ("select", "listbox") or (state.kind == "combobox" and not state.editable):
+            return await choose(locator, [value], label=label, timeout_ms=timeout_ms)
+        _refuse(state, label, "fill")
+        if kind == "textbox" and state.kind not in ("text", "date", "editable", "combobox"):
+            raise SelectorError(f"Could not fill {label}: it is not editable ({state.tag}"
+                                f"{' role=' + state.role if state.role else ''}). Pick the field itself.")
+        await locator.fill(_date_value(state, value), timeout=timeout_ms)
+        return None
+    if kind == "checkbox":
+        want = value.strip().lower()
+        if want not in ("true", "false"):
+            raise InvalidArgument(f"{label}: a checkbox value must be \"true\" or \"false\" (got {value!r}).")
+        await locator.set_checked(want == "true", timeout=timeout_ms)
+        return None
+    if kind == "radio":
+        await locator.check(timeout=timeout_ms)
+        return None
+    if kind == "combobox":
+        return await choose(locator, [value], label=label, timeout_ms=timeout_ms)
+    raise InvalidArgument(f"{label}: unknown field type {kind!r}; use one of {', '.join(FIELD_TYPES)}.")
