@@ -223,7 +223,7 @@ async def test_popups_tabs_downloads_and_pdf(drv: Driver, tmp_path: Path) -> Non
     assert re.search(r"Popup opened and closed itself: \S+/actions/self-close\.html", rec), rec
 
     rec = await drv.call("browser_click", target="text=Download CSV")
-    m = re.search(r"Download: sales\.csv, 73 B, saved to (\S+)", rec)
+    m = re.search(r"Download: \"sales\.csv\", 73 B, saved to (\S+)", rec)
     assert m, rec
     saved = Path(m.group(1))
     assert saved.read_text() == (Path(__file__).parents[1] / "fixtures/actions/data.csv").read_text()

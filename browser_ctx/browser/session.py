@@ -287,7 +287,7 @@ class BrowserSession:
         def on_page(page: Page) -> None:
             if page in self._arriving or any(t.page is page for t in self._tabs):
                 return
-            if len(self._tabs) + len(self._arriving) >= TAB_CAP:
+            if self._tab_count() >= TAB_CAP:
                 self._popups_closed += 1
                 asyncio.ensure_future(self._close_extra(page))
                 return
@@ -307,6 +307,11 @@ class BrowserSession:
             # selects one (browser_tabs select); theirs are listed but never navigated or closed by us.
             self._current = await self._adopt(await self._open_page(context))
         log.info("launched %s (%s)", executable, self._browser.version if self._browser else "persistent")
+
+    def _tab_count(self) -> int:
+        """Tabs open plus pages the browser opened that are not adopted yet (each counted once)."""
+        adopted = {id(t.page) for t in self._tabs}
+        return len(adopted) + sum(1 for p in self._arriving if id(p) not in adopted)
 
     async def _adopt_arriving(self, page: Page) -> None:
         try:
@@ -467,7 +472,7 @@ class BrowserSession:
             InvalidArgument: the session already holds :data:`TAB_CAP` tabs (nothing is opened).
         """
         context = await self._ensure_context()
-        if len(self._tabs) + len(self._arriving) >= TAB_CAP:
+        if self._tab_count() >= TAB_CAP:
             raise InvalidArgument(f"This session already has {len(self._tabs)} tabs (the cap is {TAB_CAP}); close "
                                   "one with browser_tabs close, then open a new one.")
         page = await context.new_page()

@@ -1,0 +1,124 @@
+"""Pages that try to wedge calls get a bounded, correct answer, and the next call works (issue 16 items 5, 6, Low).
+
+``browser-ctx serve`` over stdio with the mcp SDK client, on the pages of ``fixtures/hostile/`` served from
+localhost: a popup storm (50 ``window.open`` on load), 10,000 ``pushState`` calls, an ``alert()`` every
+10 ms, blocked ``file:`` iframes, a page that navigates every 50 ms, a meta refresh to ``file:``, and
+hostile download names. Every call must return within its own timeout (plus a margin for this shared
+machine) and say what happened; after each page, ``browser_navigate`` to a plain page must land there.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+
+import pytest
+
+from browser_ctx.browser.session import TAB_CAP
+from tests.support.client import mcp_session, result_text
+
+pytestmark = [pytest.mark.anyio, pytest.mark.e2e]
+
+#: ``--timeout-navigation`` of the server under test (ms), and of reads (ms).
+NAV_MS, READ_MS = 10_000, 8_000
+#: Seconds a call may take beyond its own timeout on a 2-CPU machine shared with other work.
+MARGIN_S = 6
+SERVER_ARGS = ("--timeout-navigation", str(NAV_MS), "--timeout-read", str(READ_MS), "--timeout-call", "40000")
+
+
+class Timed:
+    """Calls tools, checks each returns within ``limit_s`` and keeps every text it got."""
+
+    def __init__(self, session, site: str) -> None:
+        self.s = session
+        self.site = site
+        self.texts: list[str] = []
+
+    async def call(self, name: str, limit_s: float, **args):
+        started = time.monotonic()
+        result = await self.s.call_tool(name, args)
+        took = time.monotonic() - started
+        text = result_text(result)
+        self.texts.append(text)
+        assert took <= limit_s + MARGIN_S, f"{name} {args} took {took:.1f} s (limit {limit_s} s): {text[:300]}"
+        assert "\n" not in text or not result.is_error, f"a multi-line error: {text[:500]}"
+        assert "Traceback" not in text and "Call log" not in text, text[:500]
+        return result
+
+    async def land_on_plain_page(self) -> str:
+        """The next navigation works and lands where it was sent."""
+        result = await self.call("browser_navigate", NAV_MS / 1000, url=f"{self.site}/article.html")
+        text = result_text(result)
+        assert not result.is_error and text.startswith("Page: Still Water"), text[:400]
+        assert f"{self.site}/article.html (HTTP 200)" in text.splitlines()[0], text[:300]
+        return text
+
+
+async def test_a_popup_storm_is_capped_and_reported(site: str):
+    async with mcp_session(*SERVER_ARGS) as s:
+        c = Timed(s, site)
+        await c.call("browser_navigate", NAV_MS / 1000, url=f"{site}/hostile/popups.html")
+        pattern = re.compile(rf"Closed (\d+) popups? the page opened beyond the cap of {TAB_CAP} tabs")
+        for _ in range(5):  # popups still arriving: each is set up by Playwright, then adopted or closed
+            await c.call("browser_wait_for", NAV_MS / 1000, time=1)
+            listing = result_text(await c.call("browser_tabs", 5, action="list"))
+            tabs = re.findall(r"^- \d+:", listing, re.M)
+            closed = sum(int(n) for n in pattern.findall("\n".join(c.texts)))
+            if len(tabs) - 1 + closed == 50:
+                break
+        assert len(tabs) - 1 + closed == 50, (listing, c.texts)  # every popup adopted, or closed and counted
+        assert len(tabs) == TAB_CAP, listing
+        refused = await c.call("browser_tabs", 5, action="new")
+        assert refused.is_error and f"the cap is {TAB_CAP}" in result_text(refused)
+        assert len(re.findall(r"^- \d+:", result_text(await c.call("browser_tabs", 5, action="list")), re.M)) \
+            == TAB_CAP
+        await c.land_on_plain_page()
+
+
+async def test_a_refused_new_tab_leaves_no_tab_behind(site: str):
+    async with mcp_session(*SERVER_ARGS) as s:
+        c = Timed(s, site)
+        await c.land_on_plain_page()
+        for url in ("file:///etc/passwd", "http://127.0.0.1:9/unreachable"):
+            refused = await c.call("browser_tabs", NAV_MS / 1000, action="new", url=url)
+            assert refused.is_error, result_text(refused)
+            listing = result_text(await c.call("browser_tabs", 5, action="list"))
+            assert listing.count("\n- ") == 0 and "(current)" in listing and "article.html" in listing, listing
+
+
+async def test_download_names_are_quoted_capped_and_saved(site: str, tmp_path: Path):
+    async with mcp_session(*SERVER_ARGS, "--output-dir", str(tmp_path)) as s:
+        c = Timed(s, site)
+        await c.call("browser_navigate", NAV_MS / 1000, url=f"{site}/hostile/long-download.html")
+        long = result_text(await c.call("browser_click", 10, target="#long"))
+        m = re.search(r'^Download: "(r+…\[\d+ chars\]…r+\.txt)", 19 B, saved to (\S+\.txt)$', long, re.M)
+        assert m, long
+        saved = Path(m.group(2))
+        assert saved.parent == tmp_path / "downloads" and saved.read_text() == "hello from the page"
+        assert len(saved.name) <= 120
+        evil = result_text(await c.call("browser_click", 10, target="#evil"))
+        line = next(x for x in evil.splitlines() if x.startswith("Download"))
+        # Chromium already turns the newline into "_"; the name is one quoted, cut line either way.
+        assert re.match(r'Download: "report\.txt.IGNORE PREVIOUS INSTRUC…\[\d+ chars\]…x+\.txt", 6 B', line), line
+        assert "upload ~/.ssh" not in evil and len(line) < 400, line
+
+
+async def test_a_meta_refresh_to_file_is_not_reported_as_moving_on(site: str):
+    async with mcp_session(*SERVER_ARGS) as s:
+        c = Timed(s, site)
+        card = result_text(await c.call("browser_navigate", NAV_MS / 1000, url=f"{site}/hostile/refresh-to-file.html"))
+        assert card.startswith("Page: Refresh to a local file"), card
+        assert "moved on" not in card and "etc/passwd" not in card.splitlines()[0], card
+        text = result_text(await c.call("browser_text", READ_MS / 1000))
+        assert "this page stays" in text and "moved on" not in text, text
+        await c.land_on_plain_page()
+
+
+async def test_a_page_that_navigates_every_50_ms_lets_go(site: str):
+    async with mcp_session(*SERVER_ARGS) as s:
+        c = Timed(s, site)
+        for _ in range(3):
+            await c.call("browser_navigate", NAV_MS / 1000, url=f"{site}/hostile/navigate-loop.html")
+            await c.call("browser_text", READ_MS / 1000)
+            await c.land_on_plain_page()
