@@ -53,3 +53,10 @@ def test_a_dialog_beside_the_page_is_reported_line_by_line() -> None:
     after = page + '\ndialog "Cookies"\nbutton "OK" [e20]'
     out = render_delta(diff_renderings(page, after))
     assert out.splitlines() == ['+ dialog "Cookies"', '+ button "OK" [e20]']
+
+
+def test_an_unnamed_dialog_takes_its_heading() -> None:
+    page = "\n".join(f'button "B{i}" [e{i}]' for i in range(1, 11))
+    modal = 'dialog:\n  heading 2 "Terms of service"\n  button "Close" [e20]'
+    out = render_delta(diff_renderings(page, modal))
+    assert out.splitlines()[0] == 'dialog "Terms of service" opened; page behind it hidden from assistive technology'

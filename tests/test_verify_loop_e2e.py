@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+import anyio
 import pytest
 
 from tests.support.client import mcp_session, result_text
@@ -103,3 +104,68 @@ async def test_since_returns_only_what_changed(site: str) -> None:
         t2 = await s.call_tool("browser_text", {"target": "table", "since": t1.structured_content["fingerprint"]})
         text = result_text(t2)
         assert "Ada Lovelace" in text and "Cy" not in text, text
+
+
+async def test_records_name_the_row_whose_button_went(site: str) -> None:
+    async with mcp_session() as s:
+        await s.call_tool("browser_navigate", {"url": f"{site}/verify/rows.html"})
+        refs = re.findall(r'button "Delete" \[(e\d+)\]', result_text(await s.call_tool("browser_snapshot", {})))
+        record = result_text(await s.call_tool("browser_click", {"target": refs[1]}))
+        gone = [line for line in record.splitlines() if line.startswith("- ")]
+        assert gone and all(f"[{refs[1]}]" in line or "1002" in line or "rows" in line for line in gone), record
+        assert refs[0] not in record.replace(f"[{refs[1]}]", "") and refs[2] not in record, record
+
+
+async def test_transient_ui_is_reported_once(site: str) -> None:
+    async with mcp_session() as s:
+        await s.call_tool("browser_navigate", {"url": f"{site}/verify/transient.html"})
+        # A toast 300 ms after the click, gone 400 ms later: inside the action's settle window.
+        record = result_text(await s.call_tool("browser_click", {"target": "#save"}))
+        assert 'Shown and gone: toast "Saved after retry" (' in record, record
+        snap = await s.call_tool("browser_snapshot", {})
+        assert "Shown and gone" not in result_text(snap)  # reported once
+
+        # Between calls: a modal dialog opened and closed, an alert shown and cleared; the next read says so.
+        await s.call_tool("browser_evaluate", {"function": "() => { document.getElementById('flash').click(); "
+                                                           "document.getElementById('alert').click(); }"})
+        await anyio.sleep(1.0)
+        read = await s.call_tool("browser_text", {})
+        text = result_text(read)
+        assert re.search(r'dialog "Session expiring" \((0\.\d|1\.0) s\)', text), text  # shown 0.5 s
+        assert re.search(r'alert "Card declined" \((0\.\d|1\.0) s\)', text), text  # shown 0.3 s
+        assert "Shown and gone" in " ".join(read.structured_content.get("notes", []))
+        again = await s.call_tool("browser_text", {"force": True})
+        assert "Shown and gone" not in result_text(again)
+
+
+SHOP = "apps/shop/dist/index.html"
+
+
+async def test_shop_toast_status_and_modal(site: str) -> None:
+    async with mcp_session() as s:
+        await s.call_tool("browser_navigate", {"url": f"{site}/{SHOP}"})
+        # The sonner toast comes ~900 ms after a valid submit and lives ~1.5 s.
+        await s.call_tool("browser_fill_form", {"fields": [
+            {"target": 'role=textbox[name="Full name"]', "name": "Full name", "type": "textbox", "value": "Ada"},
+            {"target": 'role=textbox[name="Email"]', "name": "Email", "type": "textbox", "value": "ada@example.com"}]})
+        record = result_text(await s.call_tool("browser_click", {"target": 'role=button[name="Place order"]'}))
+        assert "Order placed" in record, record  # caught by the settle window
+        waited = result_text(await s.call_tool("browser_wait_for", {"time": 2}))
+        assert "Shown and gone:" in waited and '"Order placed"' in waited, waited
+
+        # The Help tab's status message, cleared after 1.5 s: reported by the next read once gone.
+        await s.call_tool("browser_click", {"target": 'role=tab[name="Help"]'})
+        record = result_text(await s.call_tool("browser_click", {"target": 'role=button[name="Check status"]'}))
+        assert "Saved after retry" in record, record
+        await anyio.sleep(1.2)
+        snap = result_text(await s.call_tool("browser_snapshot", {}))
+        assert re.search(r'Shown and gone: status "Saved after retry" \(1\.\d s\)', snap), snap
+
+        # The Radix modal hides the page behind it: one line, not the whole page removed and re-added.
+        await s.call_tool("browser_click", {"target": 'role=tab[name="Order"]'})
+        opened = result_text(await s.call_tool("browser_click", {"target": 'role=button[name="Read terms"]'}))
+        assert 'dialog "Terms of service" opened; page behind it hidden from assistive technology' in opened, opened
+        assert "\n- " not in opened, opened
+        closed = result_text(await s.call_tool("browser_click", {"target": 'role=button[name="Close"]'}))
+        assert 'dialog "Terms of service" closed; page behind it shown again' in closed, closed
+        assert "\n+ " not in closed, closed

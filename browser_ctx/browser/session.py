@@ -29,6 +29,7 @@ from ..settings import Settings
 from .capture import ConsoleHook, EventCapture
 from .dialogs import DialogCenter
 from .extract import FrameIds, register_ref_engine
+from .journal import install as install_journal
 from .launcher import chromium_args, find_executable
 from .remote import BrowserProvider, RemoteBrowser
 from .sourcemaps import SourceMaps
@@ -299,6 +300,7 @@ class BrowserSession:
         context.set_default_navigation_timeout(self.settings.timeouts.navigation_ms)
         if launch.blocked_origins or launch.allowed_origins:
             await context.route("**/*", self._filter_origin)
+        await install_journal(context)  # the transient-UI journal, in every frame of every document
         self._kept_pages = set() if self._owns_context else set(context.pages)
         for page in list(context.pages):
             await self._adopt(page)

@@ -64,6 +64,10 @@ _REF_ID_RE = re.compile(r"(?:f\d+)?e\d+")
 _MASK_RE = re.compile(r'"[^"]*"|\d+')
 #: The first line of a popup that can hide the page behind it: its role and its name.
 _POPUP_RE = re.compile(r'^(dialog|alertdialog|listbox|menu)\b(?:\s+"([^"]*)")?')
+#: A heading line, for the name of a popup rendered without one (``heading 2 "Terms of service"``).
+_HEADING_RE = re.compile(r'^heading(?:\s+\d+)?\s+"([^"]*)"')
+#: Lines after an unnamed popup's own line searched for its heading.
+_HEADING_LOOKAHEAD = 3
 #: Cost (o200k tokens) kept back for the closing "… N more changed lines" line.
 _CLOSING_TOKENS = 25
 #: Characters of a single changed line kept when even it does not fit the budget.
@@ -143,10 +147,17 @@ def _block(delta: Delta, a_raw: list[str], b_raw: list[str]) -> None:
 
 
 def _popup(lines: list[str]) -> tuple[str, str] | None:
-    for line in lines:
+    """The first popup among ``lines``: its role and name (an unnamed one takes the heading just inside it)."""
+    for k, line in enumerate(lines):
         m = _POPUP_RE.match(_strip_refs(line))
         if m:
-            return m.group(1), m.group(2) or ""
+            name = m.group(2) or ""
+            for inner in lines[k + 1:k + 1 + _HEADING_LOOKAHEAD] if not name else []:
+                h = _HEADING_RE.match(_strip_refs(inner))
+                if h:
+                    name = h.group(1)
+                    break
+            return m.group(1), name
     return None
 
 

@@ -10,6 +10,7 @@ Pure: :func:`render_record` takes an :class:`ActionRecord` (plain data filled in
     Download: report.csv, 1.2 KB, saved to /tmp/…/report.csv
     Console errors: 1 new — TypeError: x is undefined
     Failed requests: 1 new — GET http://a/api → 500
+    Shown and gone: toast "Saved" (1.5 s)
     Settled in 620 ms; network never went quiet (EventSource http://a/events open).
     + listitem "Buy milk" [e14]
     - "Nothing to do"
@@ -121,6 +122,8 @@ class ActionRecord:
         failed_requests: new failed requests, one per line; ``failed_request_count`` the total.
         settle_ms: how long settling took, in ms.
         settle_note: why settling stopped early or late (e.g. the network never went quiet), else ``None``.
+        shown_and_gone: the transient-UI journal's line (:func:`browser_ctx.core.journal.render_gone`): what
+            was shown and went since the previous call, during the action included; ``None`` when nothing.
         readback: what the target shows after typing (``browser_type``), else ``None``.
         delta: the rendered DOM delta (:func:`browser_ctx.core.delta.render_delta`), ``None`` if not computed.
         notes: other one-line notes.
@@ -142,6 +145,7 @@ class ActionRecord:
     failed_request_count: int = 0
     settle_ms: float = 0
     settle_note: str | None = None
+    shown_and_gone: str | None = None
     readback: str | None = None
     delta: str | None = None
     notes: list[str] = field(default_factory=list)
@@ -201,6 +205,8 @@ def render_record(rec: ActionRecord) -> str:
                  _events("Failed requests", rec.failed_requests, rec.failed_request_count)):
         if item:
             lines.append(item)
+    if rec.shown_and_gone:
+        lines.append(rec.shown_and_gone)
     if rec.readback is not None:
         lines.append(f"It now shows: {_q(rec.readback, 300)}")
     lines.extend(rec.notes)

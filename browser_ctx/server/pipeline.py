@@ -262,7 +262,7 @@ async def _call_tool(spec: ToolSpec, arguments: dict[str, Any] | None, session: 
                 extra.update(capture.meta)
             else:
                 rendered: Rendered = await spec.handler(ToolCall(spec.name, args, session, settings, budget))
-                notes.extend(session.take_notes())
+                notes.extend(session.redactor.scrub(n) for n in session.take_notes())  # may quote page text
                 images = list(rendered.images)
                 if images:
                     info.image_tokens = int(rendered.meta.get("estimatedImageTokens") or 0)

@@ -11,10 +11,12 @@ from collections.abc import Callable
 from typing import Any
 
 from ..._errors import PageError
-from ...browser import reading
+from ...browser import journal, reading
 from ...browser.extract import PageRead, page_version
+from ...browser.session import Tab
 from ...core.capping import PARTIAL_KEY, collect_chars, partial_fields, partial_note
 from ...core.fingerprint import PAGE_META_KEY, page_fingerprint
+from ...core.journal import render_gone
 from ...core.main_content import main_content
 from ...core.markdown import render_markdown, render_text
 from ...core.outline import outline, render_card
@@ -26,6 +28,14 @@ __all__ = ["TOOLS", "SINCE_FINGERPRINT"]
 #: Schema of ``since`` on the reads: a fingerprint from an earlier read with the same arguments; the
 #: pipeline then answers only what changed since that read.
 SINCE_FINGERPRINT = {"type": "string", "description": "Fingerprint of an earlier read: only what changed"}
+
+
+async def _journal_note(call: ToolCall, tab: Tab) -> None:
+    """Drain the tab's transient-UI journal: what was shown and went since the last call becomes a note of
+    this read (one line, capped; the pipeline scrubs it)."""
+    line = render_gone(*await journal.drain(tab.page, tab.frame_ids))
+    if line:
+        call.session.add_note(line)
 
 
 def _join_matches(target: str, parts: list[str], total: int) -> str:
@@ -111,10 +121,15 @@ async def snapshot(call: ToolCall) -> Rendered:
     Data comes from the live page (visible content only; shadow roots and frames included)
     and is rendered by :func:`browser_ctx.core.snapshot.render_snapshot`.
 
+    ``meta`` carries the page fingerprint of everything walked (taken out by the pipeline, which answers
+    "Unchanged since" and ``since: <fingerprint>`` from it); UI shown and gone since the last call (the
+    transient-UI journal) becomes a note.
+
     Raises:
         SelectorError, StaleRefError, ActionTimeout.
     """
     tab = await call.session.current_tab()
+    await _journal_note(call, tab)
     page = tab.page
     title = await reading.page_title(tab, call.settings)
     target = call.args.get("target")
@@ -145,11 +160,13 @@ async def text(call: ToolCall) -> Rendered:
     (a single ``main``/``[role=main]``, else the largest ``article``, else the densest block of
     paragraph text), falling back to ``body``. ``format`` is ``markdown`` (default) or ``text``;
     ``links: true`` keeps link URLs in markdown.
+    Fingerprint, ``since`` and the journal's note as for :func:`snapshot`.
 
     Raises:
         SelectorError, StaleRefError, ActionTimeout.
     """
     tab = await call.session.current_tab()
+    await _journal_note(call, tab)
     fmt = call.args.get("format", "markdown")
     links = bool(call.args.get("links", False))
 

@@ -1,0 +1,147 @@
+/*
+ * The transient-UI journal (issue 13): installed by browser/journal.py as an init script in every frame's main
+ * world, before the page's own scripts, once per document (so it survives navigations by being added again).
+ * A MutationObserver notes UI that is shown and then goes between two calls:
+ *   - text of live regions (aria-live, role=status|alert|log) that is replaced or cleared;
+ *   - elements added then removed: dialogs (dialog, role=dialog|alertdialog, aria-modal), toasts (elements
+ *     added inside a live region, or added with position fixed), elements with role=status|alert|log;
+ *   - dialogs shown in place and hidden again (<dialog> showModal/close, a class or style toggled).
+ * Each entry: {role, text, ms} (ms = how long it was shown). Only what was visible at some point is kept
+ * (checkVisibility and a non-empty box, as our reads' rules). Bounded: `maxEntries` entries (the oldest are
+ * dropped and counted), `maxText` characters per text, `maxTracked` elements watched at once.
+ * window.__browserCtxJournal.drain() returns {entries, dropped} and empties the journal.
+ */
+(maxEntries, maxText, maxTracked) => {
+  const KEY = '__browserCtxJournal';
+  if (window[KEY]) return;
+  const entries = [];
+  let dropped = 0;
+  const tracked = new Map();   /* element -> {role, since, seen, text} */
+  const regions = new Map();   /* live region element -> {text, since, seen} */
+  const LIVE = '[aria-live]:not([aria-live="off"]),[role="status"],[role="alert"],[role="log"]';
+  const POPUP = 'dialog,[role="dialog"],[role="alertdialog"],[aria-modal="true"]';
+  const now = () => performance.now();
+  const squash = (t) => t.replace(/\s+/g, ' ').trim();
+  const cut = (t) => (t.length > maxText ? t.slice(0, maxText - 1) + '\u2026' : t);
+  const textOf = (el) => cut(squash(el.textContent || ''));
+  const shows = (el) => {
+    if (el.checkVisibility && !el.checkVisibility({ opacityProperty: true, visibilityProperty: true })) return false;
+    const r = el.getBoundingClientRect();
+    return r.width > 1 && r.height > 1;
+  };
+  /* shown: its own box, or (a container of absolutely placed toasts has no height) one of its first elements */
+  const visible = (el) => {
+    if (!el.isConnected) return false;
+    if (shows(el)) return true;
+    if (el.checkVisibility && !el.checkVisibility({ opacityProperty: true, visibilityProperty: true })) return false;
+    const inner = el.getElementsByTagName('*');
+    for (let i = 0; i < inner.length && i < 20; i++) if (shows(inner[i])) return true;
+    return false;
+  };
+  const nameOf = (el) => {
+    const label = el.getAttribute('aria-label');
+    if (label) return cut(squash(label));
+    const by = el.getAttribute('aria-labelledby');
+    const ref = by && el.ownerDocument.getElementById(by.split(/\s+/)[0]);
+    if (ref) return textOf(ref);
+    const h = el.querySelector('h1,h2,h3,h4,h5,h6,[role="heading"]');
+    return h ? textOf(h) : textOf(el);
+  };
+  const push = (role, text, since) => {
+    if (!text) return;
+    entries.push({ role, text, ms: Math.max(0, Math.round(now() - since)) });
+    if (entries.length > maxEntries) { entries.shift(); dropped += 1; }
+  };
+  const regionOf = (node) => {
+    const el = node.nodeType === 1 ? node : node.parentElement;
+    return el ? el.closest(LIVE) : null;
+  };
+  const roleOfRegion = (el) => el.getAttribute('role') || 'live region';
+  const track = (el, role) => {
+    if (tracked.has(el) || tracked.size >= maxTracked) return;
+    const popup = el.matches(POPUP);
+    const seen = visible(el);
+    tracked.set(el, { role, since: now(), seen, text: popup ? nameOf(el) : textOf(el), popup });
+    if (!seen) { setTimeout(check, 150); setTimeout(check, 600); }  /* fading in: look again */
+  };
+  const watchRegion = (el) => {
+    if (regions.has(el) || regions.size >= maxTracked) return;
+    const text = textOf(el);
+    regions.set(el, { text, since: now(), seen: !!text && visible(el) });
+  };
+  let styleChecks = 0;  /* getComputedStyle calls left in this mutation batch */
+  const added = (node) => {
+    if (node.nodeType !== 1) return;
+    const region = node.parentElement && node.parentElement.closest(LIVE);
+    if (node.matches(POPUP)) track(node, node.getAttribute('role') || 'dialog');
+    else if (region) track(node, node.getAttribute('role') || (region.getAttribute('role') ? roleOfRegion(region) : 'toast'));
+    else if (node.matches(LIVE)) watchRegion(node);
+    else if (styleChecks-- > 0 && squash(node.textContent || '') && getComputedStyle(node).position === 'fixed') {
+      track(node, node.getAttribute('role') || 'toast');
+    }
+    if (node.firstElementChild) {
+      const inner = node.querySelectorAll(POPUP + ',' + LIVE);
+      for (let i = 0; i < inner.length && i < 20; i++) {
+        if (inner[i].matches(POPUP)) track(inner[i], inner[i].getAttribute('role') || 'dialog');
+        else watchRegion(inner[i]);
+      }
+    }
+  };
+  function check() {
+    const gone = [];  /* texts of elements that went in this pass: a region they were in does not repeat them */
+    for (const [el, info] of tracked) {
+      if (visible(el)) {
+        if (!info.seen) { info.seen = true; info.since = now(); }  /* shown from now */
+        const t = info.popup ? nameOf(el) : textOf(el);
+        if (t) info.text = t;
+        continue;
+      }
+      if (el.isConnected && !info.seen) continue;  /* not shown yet */
+      tracked.delete(el);
+      if (info.seen) { push(info.role, info.text, info.since); gone.push(info.text); }
+    }
+    for (const [el, info] of regions) {
+      const text = el.isConnected ? textOf(el) : '';
+      if (text === info.text) continue;
+      const told = gone.some((g) => g && (info.text.includes(g) || g.includes(info.text)));
+      if (info.text && info.seen && !told && !text.includes(info.text)) push(roleOfRegion(el), info.text, info.since);
+      if (!el.isConnected) { regions.delete(el); continue; }
+      info.text = text;
+      info.since = now();
+      info.seen = !!text && visible(el);
+    }
+  }
+  const observe = () => {
+    const root = document.documentElement;
+    if (!root) return;
+    const live = root.querySelectorAll(LIVE);
+    for (let i = 0; i < live.length && i < maxTracked; i++) watchRegion(live[i]);
+    const popups = root.querySelectorAll(POPUP);
+    for (let i = 0; i < popups.length && i < 20; i++) track(popups[i], popups[i].getAttribute('role') || 'dialog');
+    new MutationObserver((records) => {
+      styleChecks = 50;
+      for (const r of records) {
+        if (r.type === 'childList') r.addedNodes.forEach(added);
+        else if (r.type === 'attributes' && r.target.nodeType === 1 && r.target.matches(POPUP)) {
+          track(r.target, r.target.getAttribute('role') || 'dialog');  /* a dialog shown in place (showModal) */
+        }
+        const region = regionOf(r.target);
+        if (region) watchRegion(region);
+      }
+      check();
+    }).observe(root, { childList: true, subtree: true, characterData: true, attributes: true,
+      attributeFilter: ['open', 'hidden', 'style', 'class', 'aria-hidden', 'data-visible', 'data-removed'] });
+  };
+  Object.defineProperty(window, KEY, {
+    value: Object.freeze({
+      drain: () => {
+        check();
+        const out = { entries: entries.splice(0), dropped };
+        dropped = 0;
+        return out;
+      },
+    }),
+  });
+  if (document.documentElement) observe();
+  else document.addEventListener('readystatechange', observe, { once: true });
+}
