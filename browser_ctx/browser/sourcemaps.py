@@ -61,7 +61,8 @@ class SourceMaps:
             wanted.add(source_url)
         origin = _origin(base)
         absolute = {url: urljoin(base, url) for url in wanted}
-        fetch = [url for url, full in absolute.items() if origin and _origin(full) == origin]
+        fetch = [url for url, full in absolute.items()  # "<anonymous>" (evaluated code) is no script URL
+                 if origin and _origin(full) == origin and not url.startswith("<")]
         loaded = await asyncio.gather(*(self._load(page, absolute[url]) for url in fetch))
         found: dict[str, LoadedMap | MapFailure | None] = dict(zip(fetch, loaded, strict=True))
         return map_entry(entry, lambda url: found.get(url))
