@@ -122,3 +122,38 @@ async def test_a_page_that_navigates_every_50_ms_lets_go(site: str):
             await c.call("browser_navigate", NAV_MS / 1000, url=f"{site}/hostile/navigate-loop.html")
             await c.call("browser_text", READ_MS / 1000)
             await c.land_on_plain_page()
+
+
+async def test_an_alert_every_10_ms_does_not_wedge_the_next_navigation(site: str):
+    async with mcp_session(*SERVER_ARGS) as s:
+        c = Timed(s, site)
+        card = result_text(await c.call("browser_navigate", NAV_MS / 1000, url=f"{site}/hostile/alert-loop.html"))
+        assert 'alert "alert number 1" → accepted' in card, card[:500]
+        assert len(card) < 8000, len(card)
+        assert "An alert every 10 ms" in result_text(await c.call("browser_text", READ_MS / 1000))
+        away = await c.land_on_plain_page()
+        assert "scripts were stopped to leave it" in away, away[:600]
+        await c.land_on_plain_page()  # and no collision with a navigation left behind
+
+
+async def test_ten_thousand_pushstate_calls_get_a_bounded_answer(site: str):
+    async with mcp_session(*SERVER_ARGS) as s:
+        c = Timed(s, site)
+        await c.call("browser_navigate", NAV_MS / 1000, url=f"{site}/hostile/pushstate-flood.html")
+        await c.call("browser_text", READ_MS / 1000)
+        await c.land_on_plain_page()
+        assert "Still Water" in result_text(await c.call("browser_text", READ_MS / 1000))
+
+
+async def test_blocked_file_iframes_do_not_slow_calls(site: str):
+    async with mcp_session(*SERVER_ARGS) as s:
+        c = Timed(s, site)
+        started = time.monotonic()
+        await c.call("browser_navigate", NAV_MS / 1000, url=f"{site}/hostile/file-iframe.html")
+        text = result_text(await c.call("browser_text", READ_MS / 1000))
+        snap = result_text(await c.call("browser_snapshot", READ_MS / 1000))
+        assert "which the browser refuses to load" in text and "Blocked file iframe" in snap, (text, snap)
+        assert "root:" not in text + snap  # the file's content never shows
+        took = time.monotonic() - started
+        await c.land_on_plain_page()
+        assert took < 3 * MARGIN_S, f"three calls on the page took {took:.1f} s"

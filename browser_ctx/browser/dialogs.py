@@ -16,6 +16,7 @@ Owner: each :class:`~browser_ctx.browser.session.BrowserSession` holds one :clas
 from __future__ import annotations
 
 import logging
+import time
 import weakref
 
 from playwright.async_api import Dialog, Page
@@ -49,6 +50,7 @@ class DialogCenter:
         self._log: list[tuple[int, DialogInfo]] = []
         self._count = 0
         self._pages: weakref.WeakSet[Page] = weakref.WeakSet()
+        self._last_at = float("-inf")  # time.monotonic() when the last dialog opened
 
     def arm(self, accept: bool, prompt_text: str | None = None) -> None:
         """Answer the next dialog (any tab, any type) with ``accept`` (and ``prompt_text`` for a prompt)."""
@@ -62,6 +64,10 @@ class DialogCenter:
         """Return the dialogs answered after ``mark`` (from :meth:`mark`), oldest first."""
         return [info for n, info in self._log if n > mark]
 
+    def opened_within(self, seconds: float) -> bool:
+        """Whether a dialog (any tab) opened in the last ``seconds`` seconds (a page may be opening them non-stop)."""
+        return time.monotonic() - self._last_at <= seconds
+
     def install(self, page: Page) -> None:
         """Answer ``page``'s dialogs from now on (idempotent)."""
         if page in self._pages:
@@ -70,6 +76,7 @@ class DialogCenter:
         page.on("dialog", self._on_dialog)
 
     async def _on_dialog(self, dialog: Dialog) -> None:
+        self._last_at = time.monotonic()
         kind = dialog.type
         if self.armed is not None:
             accept, prompt_text = self.armed

@@ -10,6 +10,7 @@ anything else is a Playwright selector (CSS, which pierces open shadow roots,
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Awaitable
 from dataclasses import dataclass, replace
@@ -124,6 +125,8 @@ async def navigate(tab: Tab, url: str, settings: Settings, dialogs: DialogCenter
     mark = dialogs.mark() if dialogs is not None else 0
     before = page.url
     given = settings.launch.http_credentials is not None or without_credentials(url) != url
+    if dialogs is not None and dialogs.opened_within(DIALOG_STORM_S) and await _leave_wedged_page(page):
+        notes.append("the page was opening dialogs non-stop; its scripts were stopped to leave it")
     try:
         response = await page.goto(url, wait_until="domcontentloaded", timeout=timeout)
     except PlaywrightError as exc:  # translated below
@@ -273,6 +276,35 @@ async def _wait_for_new_document(page: Page, origin: float | None, watch_ms: flo
 
 #: Shortest wait (ms) for a document's facts while the watch window is nearly over.
 NAVIGATION_POLL_MS = 250
+
+
+#: A dialog answered this recently (s) before a navigation means the page may be opening them non-stop
+#: (``setInterval(alert, 10)``): Chromium then never starts the navigation, so the page is left first.
+DIALOG_STORM_S = 0.5
+#: The longest wait (ms) to leave such a page for ``about:blank`` with its scripts stopped.
+LEAVE_WAIT_MS = 5_000
+
+
+async def _leave_wedged_page(page: Page) -> bool:
+    """Leave a page that keeps the renderer busy with dialogs: stop its scripts (CDP
+    ``Emulation.setScriptExecutionDisabled``), load ``about:blank``, and turn scripts back on for the next
+    page. Returns whether the page was left (if not, the navigation is tried anyway)."""
+    try:
+        cdp = await page.context.new_cdp_session(page)
+    except PlaywrightError as exc:  # a remote browser without CDP, or the page closed: navigate as usual
+        log.debug("no CDP session to leave a wedged page: %s", one_line(str(exc), 120))
+        return False
+    try:
+        await cdp.send("Emulation.setScriptExecutionDisabled", {"value": True})
+        await page.goto("about:blank", wait_until="commit", timeout=LEAVE_WAIT_MS)
+        return True
+    except PlaywrightError as exc:  # still stuck: the real navigation reports what happens
+        log.debug("could not leave a wedged page: %s", one_line(str(exc), 120))
+        return False
+    finally:
+        with contextlib.suppress(PlaywrightError):  # the session or page is gone: nothing left to turn back on
+            await cdp.send("Emulation.setScriptExecutionDisabled", {"value": False})
+            await cdp.detach()
 
 
 async def _restore(tab: Tab, before: str) -> None:
