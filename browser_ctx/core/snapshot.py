@@ -201,11 +201,13 @@ class _Renderer:
         """Full form of a control, and its dedup key (its name)."""
         role = role_of(node) or ("clickable" if "data-ref" in node.attrs else node.tag)
         name = self.name(node)
-        parts = [role]
+        parts = ["file input" if role == "file" else role]
         if name:
             parts.append(f'"{name}"')
         elif node.attrs.get("name") and node.tag in ("input", "select", "textarea"):
             parts.append(f"(name={_cut(node.attrs['name'], 40)})")
+        if node.attrs.get("data-via") == "label":  # hidden, reached through its label (extract.js)
+            parts.append("(via label)")
         ref = node.attrs.get("data-ref")
         if ref:
             parts.append(f"[{ref}]")

@@ -377,6 +377,8 @@
   };
 
   /* a visually hidden checkbox/radio/file input with a label: the label is what people click, keep the input */
+  /* a file input hidden outright (display:none, hidden) behind a label: the label opens its chooser, keep the input */
+  const fileViaLabel = (e, tag) => tag === 'input' && e.type === 'file' && labelsOf(e).length > 0;
   const rescued = (e, tag) => {
     if (tag !== 'input') return false;
     const ty = e.type;
@@ -533,7 +535,7 @@
       const n = names[i];
       if (n === 'class') cls = e.getAttribute(n);
       else if (n === 'role') role = e.getAttribute(n).trim();
-      else if (n === 'hidden' || n === 'inert') return;
+      else if (n === 'inert' || (n === 'hidden' && !fileViaLabel(e, tag))) return;
       else if (n.charCodeAt(0) === 97 && n.startsWith('aria-')) {
         if (n === 'aria-hidden') { if (e.getAttribute(n) === 'true') return; }
         else if (ARIA_SET.has(n)) (aria || (aria = [])).push(n);
@@ -541,14 +543,16 @@
     }
     const cs = style(e);
     const display = cs.display;
-    if (display === 'none') return;
+    if (display === 'none' && !fileViaLabel(e, tag)) return;
     if (tag === 'option' || tag === 'optgroup') { walkOption(e, tag); return; }
     const vis = cs.visibility;
     if (display === 'contents') { walkChildren(e, cs, vis, measure); return; }
     let childMeasure = false;
+    let viaLabel = false;   /* a hidden file input kept for its label: marked data-via="label" */
     if (!NO_GEOMETRY.has(tag) && e !== de) {
-      const why = geometryHidden(e, tag, cs, display, measure);
+      const why = display === 'none' ? 'display' : geometryHidden(e, tag, cs, display, measure);
       if (why && !rescued(e, tag)) return;
+      viaLabel = !!why && tag === 'input' && e.type === 'file';
       childMeasure = state.measure;
     }
     const block = isBlock(display);
@@ -587,6 +591,7 @@
     const outTag = KEEP.has(tag) ? tag : (block ? 'div' : 'span');
     const interactive = editable || isInteractive(e, tag, role0);
     let a = '<' + outTag;
+    if (viaLabel) a += attr('data-via', 'label');
     if (cls) {
       const toks = cls.trim().split(/\s+/, 3).join(' ');
       if (toks) a += attr('class', toks);
