@@ -6,7 +6,8 @@ Every action tool runs through :func:`perform`:
    called by the tool before ``perform``).
 2. **Watch** (:class:`Watch`): before acting, note URL, title, the condensed snapshot, the dialog
    log position and the tab's request count; while acting and settling, record new tabs/popups
-   (including ones that close themselves) and downloads (Playwright ``page``/``download`` events).
+   (including ones that close themselves), downloads and file choosers (Playwright ``page``/``download``/
+   ``filechooser`` events; a file chooser is kept on the tab for ``browser_file_upload`` to answer).
    Requests are read from the tab's own network capture (``tab.events``, CDP), the one network
    observer of a tab. One exception: a popup's capture attaches only after the popup's first
    response has come, so a PDF a popup opens is seen through a context-wide Playwright ``response``
@@ -36,7 +37,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from playwright.async_api import Download, Page, Response
+from playwright.async_api import Download, FileChooser, Page, Response
 from playwright.async_api import Error as PlaywrightError
 
 from .._errors import ActionTimeout, BrowserCtxError, PageError, SelectorError, StaleRefError, one_line, translate
@@ -159,6 +160,7 @@ class Watch:
     _pdf_responses: dict[str, Response] = field(default_factory=dict)
     _listeners: list[tuple[Any, str, Any]] = field(default_factory=list)
     _doc_changed: bool = False
+    _chooser: FileChooser | None = None
     _gone: list[Gone] = field(default_factory=list)
     _gone_dropped: int = 0
 
@@ -179,6 +181,9 @@ class Watch:
 
     def _on_download(self, download: Download) -> None:
         self._downloads.append(download)
+
+    def _on_file_chooser(self, chooser: FileChooser) -> None:
+        self._chooser = chooser
 
     def _on_response(self, response: Response) -> None:
         """Context-wide: keep PDF documents. A popup's own capture starts after its first response, so
@@ -259,6 +264,7 @@ class Watch:
         self._events0 = {rid: n for rid, (_, n) in self._event_streams().items()}
         self._last_net = self._now()
         self._on(page, "download", self._on_download)
+        self._on(page, "filechooser", self._on_file_chooser)
         self._on(page.context, "page", self._on_new_page)
         self._on(page.context, "response", self._on_response)
 
@@ -376,6 +382,11 @@ class Watch:
         finally:
             self.stop_listening()
         rec.dialogs = self.session.dialogs.since(self._dialog_mark)
+        if self._chooser is not None:
+            self.tab.file_chooser = self._chooser
+            many = "files" if self._chooser.is_multiple() else "a file"
+            rec.notes.append(f"A file chooser opened (for {many}); answer it with browser_file_upload "
+                             "(paths only, no target).")
         tabs = self.session.tabs
         for pw in self._popups:
             rec.popups.append(await self._popup_info(pw, tabs))

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
-from playwright.async_api import Browser, BrowserContext, Page, Playwright, async_playwright
+from playwright.async_api import Browser, BrowserContext, FileChooser, Page, Playwright, async_playwright
 from playwright.async_api import Error as PlaywrightError
 
 from .._errors import BrowserLaunchError, InvalidArgument, PageError, one_line
@@ -95,6 +95,8 @@ class Tab:
     source_maps: SourceMaps = field(default_factory=SourceMaps)
     #: The last number given to one of this tab's captures as an MCP resource (``server.resources``).
     last_capture_number: int = 0
+    #: A file chooser the last action opened and nobody answered yet (``browser_file_upload`` without target).
+    file_chooser: FileChooser | None = None
 
     def keep(self, key: str, capture: Capture, limit: int) -> None:
         """Store ``capture`` under ``key``, keeping at most ``limit`` captures."""

@@ -11,7 +11,10 @@ from typing import Any
 from playwright.async_api import Error as PlaywrightError
 
 from ... import files
-from ..._errors import InvalidArgument, SelectorError, translate
+from ..._errors import InvalidArgument, translate
+from ...browser import extract
+from ...browser.files_input import upload
+from ...browser.targets import describe_element
 from ..registry import Rendered, ToolCall, ToolSpec
 from .element import one_element
 
@@ -20,48 +23,33 @@ __all__ = ["TOOLS", "file_upload", "resize", "MIN_VIEWPORT", "MAX_VIEWPORT"]
 #: Smallest and largest viewport side ``browser_resize`` accepts, CSS px.
 MIN_VIEWPORT, MAX_VIEWPORT = 100, 10_000
 
-#: What the chosen file input now holds: its tag (with id/name) and ``[name, size in bytes]`` per file.
-_INPUT_FILES_JS = ("el => ({tag: el.localName + (el.id ? '#' + el.id : '') + (el.name ? '[name=' + el.name + ']' : ''),"
-                   " files: el.files ? [...el.files].map(f => [f.name, f.size]) : []})")
-
-
 async def file_upload(call: ToolCall) -> Rendered:
-    """Set the files of a file input: ``target``'s, or the page's only ``input[type=file]``.
+    """Give files to a file input: ``target`` (a file input, a label of one, or an element whose click opens a
+    file chooser), else the file chooser the last action opened, else the page's only file input
+    (see :func:`browser_ctx.browser.files_input.upload`).
 
     Args (from ``call.args``): ``paths`` (list of file paths; relative ones resolve against the
     working directory; an empty list clears the input), ``target`` (optional).
 
+    Returns the line naming the input and the files it now holds (names and sizes in bytes, never
+    contents); ``files`` in the structured content.
+
     Raises:
         InvalidArgument: a path outside the upload roots (:func:`browser_ctx.files.upload_roots`:
-            ``--allowed-roots``, default the working directory) or not a file. Paths are checked before
-            anything is touched.
-        SelectorError: no file input, several without ``target``, or ``target`` not one element.
+            ``--allowed-roots``, default the working directory) or not a file; several files for an input
+            that takes one. Paths are checked before anything is touched.
+        SelectorError: no target, no pending chooser and not exactly one file input; ``target`` not one
+            element, or not a file input, label of one, or opener of a file chooser.
     """
     args = call.args
     chosen_files = [files.upload_path(call.settings, raw) for raw in list(args.get("paths") or [])]
     tab = await call.session.current_tab()
     target = args.get("target")
-    if target:
-        locator = await one_element(tab, target, call.settings)
-    else:
-        locator = tab.page.locator("input[type=file]")
-        try:
-            n = await locator.count()
-        except PlaywrightError as exc:
-            raise translate(exc, action="find", target="input[type=file]") from exc
-        if n == 0:
-            raise SelectorError("No file input on the page; pass target (a ref or selector of an input type=file).")
-        if n > 1:
-            raise SelectorError(f"The page has {n} file inputs; pass target to choose one.")
-    try:
-        await locator.set_input_files([str(f) for f in chosen_files], timeout=call.settings.timeouts.action_ms)
-        info = await locator.evaluate(_INPUT_FILES_JS)
-    except PlaywrightError as exc:
-        raise translate(exc, action="set files on", target=target or "input[type=file]") from exc
-    chosen = ", ".join(f"{name} ({size:,} bytes)" for name, size in info["files"])
-    text = (f"Set {len(info['files'])} file(s) on {info['tag']}: {chosen}." if info["files"]
-            else f"Cleared the files of {info['tag']}.")
-    return Rendered(text, meta={"files": len(info["files"])}, capture=False, tab=tab.id)
+    locator = await one_element(tab, target, call.settings) if target else None
+    what = await describe_element(locator, tab, ref=target if extract.is_ref(target) else None) \
+        if locator is not None and target else "the file input"
+    done = await upload(tab, locator, chosen_files, what=what, timeout_ms=call.settings.timeouts.action_ms)
+    return Rendered(done.text, meta={"files": done.files}, capture=False, tab=tab.id)
 
 
 async def resize(call: ToolCall) -> Rendered:
@@ -90,7 +78,8 @@ _STR: dict[str, Any] = {"type": "string"}
 TOOLS = [
     ToolSpec(
         name="browser_file_upload",
-        description="Set files (within allowed roots) on target, or on the page's only file input.",
+        description="Set files (within allowed roots) on target (file input, its label, or what opens a chooser), "
+                    "else the open chooser or the only file input.",
         properties={"paths": {"type": "array", "items": _STR}, "target": _STR},
         required=("paths",),
         handler=file_upload,
