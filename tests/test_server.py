@@ -129,11 +129,11 @@ async def test_target_with_thousands_of_matches_reads_the_first_fifty(site):
 
 async def test_navigate_follows_a_page_that_moves_on_by_itself(site):
     """A meta refresh right after load used to fail the read ("the page navigated"); the card now
-    describes where it went and says it moved."""
+    describes where it went and lists the page it left, with its status and how it was left."""
     async with mcp_session() as s:
         res = await s.call_tool("browser_navigate", {"url": f"{site}/refresh.html"})
         text = result_text(res)
         assert not res.is_error, text
         assert f"{site}/article.html" in text.splitlines()[0]
-        assert f"moved on by itself from {site}/refresh.html" in text
+        assert f"Redirects: {site}/refresh.html (HTTP 200, meta refresh) → final page" in text, text
         assert res.structured_content["url"] == f"{site}/article.html"

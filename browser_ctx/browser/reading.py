@@ -14,11 +14,11 @@ import contextlib
 import logging
 from collections.abc import Awaitable
 from dataclasses import dataclass, replace
-from typing import NamedTuple, TypeVar
+from typing import Any, NamedTuple, TypeVar
 from urllib.parse import urlsplit
 
+from playwright.async_api import CDPSession, Page, Request
 from playwright.async_api import Error as PlaywrightError
-from playwright.async_api import Page, Request
 
 from .._errors import (
     ActionTimeout,
@@ -120,13 +120,21 @@ async def navigate(tab: Tab, url: str, settings: Settings, dialogs: DialogCenter
         ActionTimeout: DOMContentLoaded did not come within the navigation timeout.
     """
     page = tab.page
-    timeout = settings.timeouts.navigation_ms
     notes: list[str] = []
     mark = dialogs.mark() if dialogs is not None else 0
     before = page.url
     given = settings.launch.http_credentials is not None or without_credentials(url) != url
     if dialogs is not None and dialogs.opened_within(DIALOG_STORM_S) and await _leave_wedged_page(page):
         notes.append("the page was opening dialogs non-stop; its scripts were stopped to leave it")
+    async with _NavigationReasons(page) as reasons:
+        return await _load(tab, url, settings, dialogs, notes, before, given, mark, reasons.by_url)
+
+
+async def _load(tab: Tab, url: str, settings: Settings, dialogs: DialogCenter | None, notes: list[str],
+                before: str, given: bool, mark: int, reasons: dict[str, str]) -> NavigationResult:
+    """The body of :func:`navigate`, with ``reasons`` filled by :class:`_NavigationReasons` as it goes."""
+    page = tab.page
+    timeout = settings.timeouts.navigation_ms
     try:
         response = await page.goto(url, wait_until="domcontentloaded", timeout=timeout)
     except PlaywrightError as exc:  # translated below
@@ -141,17 +149,64 @@ async def navigate(tab: Tab, url: str, settings: Settings, dialogs: DialogCenter
         challenge = await response.header_value(header)
         raise auth_required(response.status, challenge, url, credentials_given=given)
     chain: list[Hop] = []
+    first: _Document | None = None
     if response is not None:
         chain.extend(await _server_hops(response.request))
+        first = await _document(page, min(settings.timeouts.read_ms / 1000, CLIENT_REDIRECT_S))
     try:
         await page.wait_for_load_state("load", timeout=min(timeout, LOAD_WAIT_MS))
     except PlaywrightError:  # slow subresources are reported, not fatal
         notes.append("the load event had not fired after 10 s; read the page as it is")
     status = response.status if response else None
+    if response is not None:
+        facts = await _document(page, min(settings.timeouts.read_ms / 1000, CLIENT_REDIRECT_S))
+        if facts is not None and _defragged(facts.nav_url) != _defragged(response.url):
+            # The document goto() loaded was replaced while it loaded (a meta refresh of 0 s, a script at
+            # once): it is the first hop; its facts at DOMContentLoaded say whether it had a meta refresh.
+            how = reasons.get(_defragged(facts.nav_url)) or _left_by(first, response.url)
+            chain.append(Hop(response.url, status, how))
+            status = facts.status
     nav = NavigationResult(page.url, status, "", tuple(notes), tuple(chain))
-    nav = await follow_client_redirect(tab, nav, settings)
+    nav = await follow_client_redirect(tab, nav, settings, reasons)
     found = tuple(dialogs.since(mark)) if dialogs is not None else ()
     return replace(nav, dialogs=found)
+
+
+#: CDP ``Page.frameRequestedNavigation`` reasons as the card names them (others are shown as Chromium names them).
+_REASONS = {"metaTagRefresh": "meta refresh", "httpHeaderRefresh": "Refresh header", "scriptInitiated": "script",
+            "formSubmissionGet": "form submission", "formSubmissionPost": "form submission",
+            "anchorClick": "link click", "reload": "reload"}
+
+
+class _NavigationReasons:
+    """While a navigation loads, why the page asked to go elsewhere: CDP ``Page.frameRequestedNavigation``
+    (meta refresh, script, Refresh header…) on a CDP session of its own, closed at the end.
+    ``by_url`` maps each requested URL (without fragment) to how the card names the reason. Never raises:
+    without CDP (a non-Chromium remote browser) it stays empty and hops are named from the page's facts."""
+
+    def __init__(self, page: Page) -> None:
+        self._page = page
+        self._cdp: CDPSession | None = None
+        self.by_url: dict[str, str] = {}
+
+    def _on_request(self, params: dict[str, Any]) -> None:
+        reason = str(params.get("reason") or "")
+        if params.get("url"):
+            self.by_url[_defragged(str(params["url"]))] = _REASONS.get(reason, reason or "client redirect")
+
+    async def __aenter__(self) -> _NavigationReasons:
+        try:
+            self._cdp = await self._page.context.new_cdp_session(self._page)
+            self._cdp.on("Page.frameRequestedNavigation", self._on_request)
+            await self._cdp.send("Page.enable")
+        except PlaywrightError as exc:  # no CDP here, or the page closed: hops are named without it
+            log.debug("no CDP session for navigation reasons: %s", one_line(str(exc), 120))
+        return self
+
+    async def __aexit__(self, *_exc: object) -> None:
+        if self._cdp is not None:
+            with contextlib.suppress(PlaywrightError):  # the page or session is gone already: nothing to close
+                await self._cdp.detach()
 
 
 #: The network error Chromium gives when the credentials sent for an HTTP challenge were refused.
@@ -172,6 +227,18 @@ async def _challenge(tab: Tab, url: str) -> str | None:
         return answer.headers.get("www-authenticate")
     finally:
         await answer.dispose()
+
+
+def _defragged(url: str) -> str:
+    return url.split("#", 1)[0]
+
+
+def _left_by(first: _Document | None, url: str) -> str:
+    """How the document loaded from ``url`` was left, from its facts read at DOMContentLoaded (``first``):
+    ``meta refresh`` when it had one, ``script`` when not, ``client redirect`` when it was gone already."""
+    if first is None or _defragged(first.nav_url) != _defragged(url):
+        return "client redirect"
+    return "meta refresh" if first.refresh is not None else "script"
 
 
 async def _server_hops(request: Request) -> list[Hop]:
@@ -198,6 +265,7 @@ class _Document(NamedTuple):
 
     origin: float  # performance.timeOrigin: differs for every document, not for pushState
     url: str
+    nav_url: str  # the URL the document was loaded from (pushState/replaceState do not change it)
     status: int | None  # the navigation timing entry's responseStatus; None when 0 or unknown
     refresh: float | None  # seconds of a <meta http-equiv=refresh> that moves the page on, or None
 
@@ -213,17 +281,20 @@ async def _document(page: Page, timeout_s: float) -> _Document | None:
         return None
     code, refresh = got.get("status"), got.get("refresh")
     return _Document(float(got.get("origin") or 0), str(got.get("url") or page.url),
+                     str(got.get("navUrl") or got.get("url") or page.url),
                      int(code) if isinstance(code, (int, float)) and code > 0 else None,
                      float(refresh) if isinstance(refresh, (int, float)) else None)
 
 
-async def follow_client_redirect(tab: Tab, nav: NavigationResult, settings: Settings) -> NavigationResult:
+async def follow_client_redirect(tab: Tab, nav: NavigationResult, settings: Settings,
+                                 reasons: dict[str, str] | None = None) -> NavigationResult:
     """Follow the page where it moves by itself after loading.
 
     Each document is watched for :data:`CLIENT_REDIRECT_WATCH_MS` ms after its load (plus the delay of
     a ``<meta http-equiv=refresh>`` due within :data:`CLIENT_REDIRECT_S` s). A new document (not a
     ``pushState``/``replaceState`` of the same one) adds a :class:`Hop` to ``nav.chain`` ("meta refresh"
-    or "script"), at most :data:`MAX_CLIENT_HOPS` of them. Returns the result for the final document:
+    or "script"; ``reasons``, from :class:`_NavigationReasons`, names it exactly where it has the URL), at
+    most :data:`MAX_CLIENT_HOPS` of them. Returns the result for the final document:
     its URL, HTTP status and title, ``nav``'s notes, chain and dialogs kept. Never raises."""
     page = tab.page
     chain = list(nav.chain)
@@ -240,7 +311,8 @@ async def follow_client_redirect(tab: Tab, nav: NavigationResult, settings: Sett
                                              settings)
         if moved is None:
             break
-        chain.append(Hop(left_url, status, "meta refresh" if due else "script"))
+        how = (reasons or {}).get(_defragged(moved.nav_url)) or ("meta refresh" if due else "script")
+        chain.append(Hop(left_url, status, how))
         facts, status, left_url = moved, moved.status, moved.url
         if hop == MAX_CLIENT_HOPS - 1:
             notes.append(f"stopped following the page after {MAX_CLIENT_HOPS} client-side redirects")

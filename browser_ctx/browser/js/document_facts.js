@@ -1,5 +1,6 @@
 // Facts of the main frame's current document, for following client-side redirects:
-// timeOrigin (one per document; unchanged by pushState), the URL, the HTTP status of the
+// timeOrigin (one per document; unchanged by pushState), the URL now and the one it was loaded
+// from, the HTTP status of the
 // navigation that made it (0 when unknown), and the seconds of a meta refresh that moves it on.
 (() => {
   const nav = performance.getEntriesByType("navigation")[0];
@@ -12,6 +13,7 @@
   return {
     origin: performance.timeOrigin,
     url: location.href,
+    navUrl: nav ? nav.name : location.href,
     status: nav && typeof nav.responseStatus === "number" ? nav.responseStatus : 0,
     refresh,
   };
