@@ -165,8 +165,10 @@ async def _extract(frame: Frame, frame_ids: FrameIds, root: ElementHandle | None
     child_budget = max(0.5, budget_s * 0.5)
 
     async def child_html(child: Frame) -> str:
-        if child.url.startswith("chrome-error:"):
-            return ""  # Chromium's own error page, not the site's content
+        if not child.url or child.url.startswith("chrome-error:"):
+            # Chromium's own error page, or a frame whose load was blocked (a file: iframe): no document
+            # ever committed there, and Playwright would wait for one for ever.
+            return ""
         try:
             return _strip_document_wrapper(await asyncio.wait_for(
                 _extract(child, frame_ids, None, child_budget, max_chars), child_budget))

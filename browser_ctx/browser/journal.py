@@ -61,7 +61,8 @@ async def drain(page: Page, frame_ids: FrameIds) -> tuple[list[Gone], int]:
     last drain, oldest first per frame, and how many entries the page had to drop. Never raises."""
     if page.is_closed():
         return [], 0
-    frames = [f for f in page.frames if not f.is_detached()][:DRAIN_FRAMES]
+    # A frame with no URL never committed a document (a blocked file: iframe): Playwright would wait for one.
+    frames = [f for f in page.frames if not f.is_detached() and f.url][:DRAIN_FRAMES]
     answers = await asyncio.gather(*(_drain_frame(f) for f in frames))
     gone: list[Gone] = []
     dropped = 0

@@ -131,6 +131,8 @@ class ConsoleHook:
 
     async def drain(self, frame: Frame) -> None:
         """Ask the hook in ``frame`` to send what it holds now (its reply comes after the batch)."""
+        if not frame.url:  # no document ever committed (a blocked file: iframe): nothing to send, and
+            return  # Playwright would wait for one for ever
         try:
             await frame.evaluate("(name) => { const h = globalThis[name]; return h ? h.drain() : null; }",
                                  self.handle)
