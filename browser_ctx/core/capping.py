@@ -14,6 +14,8 @@ so a cut never splits a character.
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import json
 from dataclasses import dataclass, field
 from typing import Any
@@ -21,7 +23,7 @@ from typing import Any
 from .tokens import count_tokens, encoding
 
 __all__ = ["Capped", "cap", "truncation_marker", "BOUNDARY_WINDOW", "PARTIAL_KEY", "partial_fields", "partial_note",
-           "COLLECT_MARGIN", "collect_chars"]
+           "COLLECT_MARGIN", "CHARS_PER_TOKEN", "MIN_COLLECT_CHARS", "collect_chars"]
 
 #: A boundary is searched for in at most the last this-many characters of the
 #: part that fits; past that the cut falls back to the next kind of boundary.
@@ -34,17 +36,24 @@ BOUNDARY_WINDOW = 2000
 PARTIAL_KEY = "partial"
 
 
-#: A bounded read's walk collects at most this many characters of visible HTML per character of the
-#: call's text budget (``Budget.chars``): room for tags and attributes, the runs of similar items the
-#: condensers fold, and the marker. 10 × the 40,000-character ceiling = 400,000 characters, about 10,000
-#: simple elements; an ordinary article page is read whole.
-COLLECT_MARGIN = 10
+#: A bounded read's walk collects this many characters of visible HTML per character of text the call may
+#: return: room for tags and attributes (visible HTML is several times its text), the runs of similar items the
+#: condensers fold, and the marker.
+COLLECT_MARGIN = 25
+#: Characters of text per o200k token assumed when sizing the walk (English prose is about 4).
+CHARS_PER_TOKEN = 4
+#: The least a bounded walk collects (characters of visible HTML), so a small ``maxTokens`` still sees enough of
+#: the page to find its main content.
+MIN_COLLECT_CHARS = 100_000
 
 
-def collect_chars(budget_chars: int) -> int:
-    """Return the characters of visible HTML a bounded read of a call with ``budget_chars`` characters
-    (``Budget.chars``) collects before it stops walking (:data:`COLLECT_MARGIN` × ``budget_chars``)."""
-    return max(1, budget_chars) * COLLECT_MARGIN
+def collect_chars(budget_tokens: int, budget_chars: int) -> int:
+    """Return the characters of visible HTML a bounded read collects before it stops walking, for a call that may
+    return ``budget_tokens`` o200k tokens and ``budget_chars`` characters (``Budget.tokens``, ``Budget.chars``):
+    ``min(budget_chars, budget_tokens × CHARS_PER_TOKEN) × COLLECT_MARGIN``, at least :data:`MIN_COLLECT_CHARS`.
+    The default 2,000-token call collects 200,000 characters (about 9,000 simple elements), the 8,000-token
+    ceiling 800,000; an ordinary article page is read whole."""
+    return max(MIN_COLLECT_CHARS, min(budget_chars, budget_tokens * CHARS_PER_TOKEN) * COLLECT_MARGIN)
 
 
 def partial_fields(elements_read: int, elements_left: int, loading: bool) -> dict[str, Any] | None:
@@ -145,6 +154,18 @@ def _clean_cut(text: str, start: int, end: int) -> int:
     return end
 
 
+def _token_ends(window: str) -> list[int]:
+    """Encode ``window`` once and return, for each token, the character offset where it ends (a token that ends
+    inside a multi-byte character counts up to the last whole character before it)."""
+    enc = encoding()
+    tokens = enc.encode(window, disallowed_special=())
+    byte_ends = list(itertools.accumulate(len(b) for b in enc.decode_tokens_bytes(tokens)))
+    if window.isascii():
+        return byte_ends
+    char_byte_ends = list(itertools.accumulate(len(c.encode("utf-8", "surrogatepass")) for c in window))
+    return [bisect.bisect_right(char_byte_ends, b) for b in byte_ends]
+
+
 def _tokens_json(meta: dict[str, Any]) -> int:
     return count_tokens(json.dumps(meta, ensure_ascii=False, separators=(",", ":")))
 
@@ -202,24 +223,30 @@ def cap(
     body_chars = max(0, max_chars - len(marker_w))
 
     window = rest[: body_chars]
-    enc = encoding()
-    tokens = enc.encode(window, disallowed_special=())
-    if len(tokens) > body_tokens:
-        # Characters covered by the first `body_tokens` tokens. Tokens are byte sequences and may
-        # split a multi-byte character, so count bytes and keep only whole characters.
-        byte_end = sum(len(b) for b in enc.decode_tokens_bytes(tokens[:body_tokens]))
-        end_in_window = len(window.encode("utf-8", "surrogatepass")[:byte_end].decode("utf-8", "ignore"))
-    else:
-        end_in_window = len(window)
-    end = _clean_cut(text, offset, offset + end_in_window)
-    # Token merges across the cut can shift counts by a few; shrink until it fits.
+    ends = _token_ends(window)
+
+    def covered(n_tokens: int) -> int:
+        """Characters of ``window`` covered by its first ``n_tokens`` tokens (whole characters only)."""
+        if n_tokens >= len(ends):
+            return len(window)
+        return ends[n_tokens - 1] if n_tokens > 0 else 0
+
+    allowed = body_tokens
+    end = _clean_cut(text, offset, offset + covered(allowed))
+    # Token merges across the cut and the marker can shift counts by a few: take the overflow off the tokens
+    # allowed (counted on the window's one encoding, never re-encoding it) and cut again until it fits.
     while True:
         page = text[offset:end]
         truncated = end < full_length
         next_offset = end if truncated else None
         meta = _meta(truncated, full_length, full_tokens, offset, next_offset, extra_meta)
         body = page + (marker(end) if truncated else "")
-        if end <= offset or count_tokens(body) + _tokens_json(meta) <= max_tokens:
+        used = count_tokens(body) + _tokens_json(meta)
+        if end <= offset or used <= max_tokens:
             break
-        end = _clean_cut(text, offset, offset + max(0, int((end - offset) * 0.9)))
+        allowed = min(allowed, bisect.bisect_right(ends, end - offset)) - (used - max_tokens)
+        shorter = _clean_cut(text, offset, offset + covered(allowed))
+        if shorter >= end:  # no boundary before the last cut within the tokens allowed: shrink by characters
+            shorter = _clean_cut(text, offset, offset + max(0, int((end - offset) * 0.9)))
+        end = shorter
     return Capped(body, truncated, full_length, full_tokens, offset, next_offset, meta)

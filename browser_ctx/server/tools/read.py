@@ -90,7 +90,7 @@ async def navigate(call: ToolCall) -> Rendered:
     nav = await reading.navigate(tab, url, call.settings, call.session.dialogs)
     for attempt in range(4):  # the page moved on while we read it: follow it, then read where it went
         try:
-            read = await reading.read_page(tab, call.settings, collect_chars(call.budget.chars))
+            read = await reading.read_page(tab, call.settings, collect_chars(call.budget.tokens, call.budget.chars))
             html = read.html
         except PageError as exc:
             if attempt == 3 or "navigated" not in str(exc):
@@ -140,7 +140,7 @@ async def snapshot(call: ToolCall) -> Rendered:
         text = f"Page: {title} — {page.url}\n" + _join_matches(target, rendered, total)
         meta: dict[str, object] = {"matches": total, PAGE_META_KEY: page_fingerprint([str(total), *parts])}
     else:
-        read = await reading.read_page(tab, call.settings, collect_chars(call.budget.chars))
+        read = await reading.read_page(tab, call.settings, collect_chars(call.budget.tokens, call.budget.chars))
         html = read.html
         text = await _off_loop(lambda: render_snapshot(html, title=title, url=page.url), len(html))
         meta = {PAGE_META_KEY: page_fingerprint([html, read.rest])}
@@ -180,7 +180,7 @@ async def text(call: ToolCall) -> Rendered:
         body = _join_matches(target, [render(p) for p in parts], total)
         meta: dict[str, object] = {"matches": total, PAGE_META_KEY: page_fingerprint([str(total), *parts])}
     else:
-        read = await reading.read_page(tab, call.settings, collect_chars(call.budget.chars))
+        read = await reading.read_page(tab, call.settings, collect_chars(call.budget.tokens, call.budget.chars))
         html = read.html
         body = await _off_loop(lambda: render(main_content(html)), len(html))
         meta = {PAGE_META_KEY: page_fingerprint([html, read.rest])}
