@@ -311,6 +311,8 @@
     if (tag === 'a') return e.hasAttribute('href');
     if (tag === 'button' || tag === 'select' || tag === 'textarea' || tag === 'summary') return true;
     if (tag === 'input') return e.type !== 'hidden';
+    /* a cell people pick (a date picker's day): selectable or named; a data grid's plain cells are not */
+    if (role === 'gridcell') return e.hasAttribute('aria-selected') || e.hasAttribute('aria-label');
     return role !== '' && INTERACTIVE_ROLES.has(role);
   };
 
