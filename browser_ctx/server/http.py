@@ -543,14 +543,15 @@ class SessionLimit:
     """ASGI middleware: an MCP ``initialize`` (a POST to ``/mcp`` without ``Mcp-Session-Id``) past
     ``limit`` open protocol sessions gets ``503`` with ``Retry-After`` and a one-line JSON-RPC error.
 
-    The SDK's own limit (the same number, checked under its lock) catches two openings racing past this
-    check; its ``503`` gets the ``Retry-After`` header added here too.
+    Openings still in flight count against the limit too, so clients arriving at once all get this answer;
+    the SDK's own limit (the same number) stays as a backstop, and its ``503`` gets ``Retry-After`` here too.
     """
 
     def __init__(self, app: ASGIApp, limit: int, count: Callable[[], int]) -> None:
         self.app = app
         self.limit = limit
         self.count = count
+        self._opening = 0  # initialize requests passed on whose session the SDK may not have registered yet
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or scope.get("path") != MCP_PATH:
@@ -558,7 +559,7 @@ class SessionLimit:
             return
         opening = scope.get("method") == "POST" and not any(name == b"mcp-session-id"
                                                              for name, _ in scope.get("headers", ()))
-        if opening and self.count() >= self.limit:
+        if opening and self.count() + self._opening >= self.limit:
             log.warning("refused a new MCP session: %d are open (--max-sessions %d)", self.count(), self.limit)
             body = {"jsonrpc": "2.0", "id": None, "error": {"code": -32000, "message": (
                 f"This server is at its limit of {self.limit} sessions (--max-sessions); retry in {RETRY_AFTER_S} s "
@@ -573,7 +574,24 @@ class SessionLimit:
                                                   (b"retry-after", str(RETRY_AFTER_S).encode())]}
             await send(message)
 
-        await self.app(scope, receive, send_with_retry_after)
+        if not opening:
+            await self.app(scope, receive, send_with_retry_after)
+            return
+        pending = True  # until the SDK answers, which it does after registering the session
+
+        async def send_opening(message: Message) -> None:
+            nonlocal pending
+            if pending and message["type"] == "http.response.start":
+                pending = False
+                self._opening -= 1
+            await send_with_retry_after(message)
+
+        self._opening += 1
+        try:
+            await self.app(scope, receive, send_opening)
+        finally:
+            if pending:
+                self._opening -= 1
 
 
 class AccessLog:
