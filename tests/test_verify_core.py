@@ -1,8 +1,11 @@
-"""Pure tests of the verify loop's core: deltas matched by element identity, popups that hide the page."""
+"""Pure tests of the verify loop's core: deltas matched by element identity, popups that hide the page,
+fingerprints, the bounded read history and the shown-and-gone line."""
 
 from __future__ import annotations
 
 from browser_ctx.core.delta import diff_renderings, render_delta
+from browser_ctx.core.fingerprint import ReadHistory, page_fingerprint, result_fingerprint
+from browser_ctx.core.journal import parse_entries, render_gone
 
 ROWS = """\
 grid "Orders"
@@ -60,3 +63,37 @@ def test_an_unnamed_dialog_takes_its_heading() -> None:
     modal = 'dialog:\n  heading 2 "Terms of service"\n  button "Close" [e20]'
     out = render_delta(diff_renderings(page, modal))
     assert out.splitlines()[0] == 'dialog "Terms of service" opened; page behind it hidden from assistive technology'
+
+
+def test_read_history_is_bounded_per_key_keys_and_chars() -> None:
+    h = ReadHistory(keys=2, per_key=3, chars=100)
+    for i in range(5):
+        h.remember("snap", f"fp{i}", f"text {i}")
+    assert h.get("snap", "fp0") is None and h.get("snap", "fp1") is None  # only the last 3 of a key
+    assert h.get("snap", "fp4") == "text 4" and len(h) == 3
+    h.remember("text", "a", "x")
+    h.remember("other", "b", "y")  # a third key: the least recently read key goes
+    assert h.get("snap", "fp4") is None and h.get("text", "a") == "x" and h.get("other", "b") == "y"
+    h.remember("text", "big", "z" * 99)  # 101 characters in all: the oldest read goes, down to 100
+    assert h.get("text", "big") == "z" * 99 and h.get("text", "a") is None and h.get("other", "b") == "y"
+
+
+def test_fingerprints_see_the_page_not_only_the_output() -> None:
+    html = '<body><p>a</p><button data-ref="e1">Go</button></body>'
+    assert page_fingerprint([html]) == page_fingerprint([html.replace("e1", "e9")])  # refs are in the text
+    assert page_fingerprint([html]) != page_fingerprint([html.replace("<p>a", "<p>b")])
+    assert result_fingerprint("same", "p1") != result_fingerprint("same", "p2")
+    assert result_fingerprint("same") == result_fingerprint("same")
+
+
+def test_shown_and_gone_line_is_capped_and_folded() -> None:
+    raw = {"entries": [{"role": "status", "text": "Saved after retry", "ms": 1500}] * 2
+           + [{"role": "toast", "text": f"Toast {i} " + "x" * 200, "ms": 40} for i in range(8)]
+           + [{"role": 5, "text": None}, "junk"], "dropped": 3}
+    entries, dropped = parse_entries(raw)
+    assert len(entries) == 10 and dropped == 3
+    line = render_gone(entries, dropped)
+    assert line is not None and line.startswith('Shown and gone: status "Saved after retry" (1.5 s) ×2; toast "Toast 0')
+    assert "(40 ms)" in line and line.endswith("(+7 more)")  # 5 shown, 4 more toasts and 3 dropped
+    assert len(line) < 600
+    assert render_gone([]) is None and parse_entries(None) == ([], 0)
