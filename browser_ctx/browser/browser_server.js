@@ -19,6 +19,7 @@ async function main(packageDir) {
   const server = await chromium.launchServer({
     executablePath: config.executablePath,
     args: config.args,
+    ignoreDefaultArgs: config.ignoreDefaultArgs,
     headless: config.headless,
     host: '127.0.0.1',
     port: 0,

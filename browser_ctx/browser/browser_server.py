@@ -42,7 +42,7 @@ from playwright._impl._driver import compute_driver_executable
 
 from .._errors import BrowserLaunchError, one_line
 from ..settings import LaunchSettings
-from .launcher import chromium_args, find_executable
+from .launcher import IGNORED_DEFAULT_ARGS, chromium_args, find_executable
 
 __all__ = ["BrowserServerOptions", "BrowserServer", "check_options", "DEFAULT_PORT", "DEFAULT_MAX_CLIENTS"]
 
@@ -188,6 +188,7 @@ class BrowserServer:
             stderr=subprocess.PIPE)
         assert node.stdin is not None and node.stdout is not None
         config = {"executablePath": self.executable, "args": chromium_args(self.launch),
+                  "ignoreDefaultArgs": list(IGNORED_DEFAULT_ARGS),
                   "headless": self.launch.headless, "wsPath": self._secret_path}
         node.stdin.write((json.dumps(config) + "\n").encode())
         await node.stdin.drain()

@@ -30,7 +30,7 @@ from .capture import ConsoleHook, EventCapture
 from .dialogs import DialogCenter
 from .extract import FrameIds, register_ref_engine
 from .journal import install as install_journal
-from .launcher import chromium_args, find_executable
+from .launcher import IGNORED_DEFAULT_ARGS, chromium_args, find_executable
 from .remote import BrowserProvider, RemoteBrowser
 from .sourcemaps import SourceMaps
 
@@ -267,12 +267,13 @@ class BrowserSession:
                 assert self._pw is not None  # started above whenever there is no provider
                 self._context = await self._pw.chromium.launch_persistent_context(
                     launch.user_data_dir, executable_path=executable, headless=launch.headless,
-                    args=chromium_args(launch), **context_opts)
+                    args=chromium_args(launch), ignore_default_args=list(IGNORED_DEFAULT_ARGS), **context_opts)
                 self._browser = self._context.browser
             else:
                 assert self._pw is not None  # started above whenever there is no provider
                 self._browser = await self._pw.chromium.launch(
-                    executable_path=executable, headless=launch.headless, args=chromium_args(launch))
+                    executable_path=executable, headless=launch.headless, args=chromium_args(launch),
+                    ignore_default_args=list(IGNORED_DEFAULT_ARGS))
                 if launch.storage_state:
                     context_opts["storage_state"] = launch.storage_state
                 self._context = await self._browser.new_context(**context_opts)
