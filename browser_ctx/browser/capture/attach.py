@@ -40,8 +40,9 @@ from ...core.console import ConsoleBuffer, ConsoleEntry
 from ...core.listing import ShownMemory
 from ...core.network import RequestRecord
 from ...core.sections import Section
+from .bodies import Body
 from .console import ConsoleCapture, ConsoleHook
-from .network import Body, NetworkCapture
+from .network import NetworkCapture
 from .sections import SectionLog
 from .workers import WorkerRequests
 
