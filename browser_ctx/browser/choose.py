@@ -161,6 +161,8 @@ async def _pick(locator: Locator, frame: Frame, state: WidgetState, value: str, 
 
     ``state`` is the widget's state before anything was done (its ``text`` is put back on failure)."""
     original = state
+    root = frame.locator(":root")
+    already = set(await _visible_options(root)) if listbox is None else set()
     if listbox is None:
         if not state.expanded:
             await locator.click(timeout=timeout_ms)
@@ -170,17 +172,33 @@ async def _pick(locator: Locator, frame: Frame, state: WidgetState, value: str, 
     scope = _option_scope(frame, state, listbox)
     option = await _find_option(scope, value, timeout_ms)
     if option is None and listbox is None and state.controls:  # some widgets name a list that is not the popup
-        scope = frame.locator(":root")
-        option = await _find_option(scope, value, POLL_MS)
-    if option is None:
-        if listbox is None and state.editable:
-            await locator.fill("", timeout=timeout_ms)  # list every option, not only the filtered ones
-            await asyncio.sleep(POLL_MS / 1000)
+        option = await _find_option(root, value, POLL_MS)
+    if option is not None:
+        await option.click(timeout=timeout_ms)
+        return
+    names = await _existing_options(locator, state, scope, timeout_ms)
+    if scope is root:  # options that were on the page before the widget opened are not its own
+        names = [n for n in names if n not in already] or names
+    if listbox is None:
+        await _close_list(locator, original, timeout_ms)
+    raise SelectorError(f"No option \"{value}\" in {label}; its options: {_quoted(names)}. Nothing was chosen.")
+
+
+async def _existing_options(locator: Locator, state: WidgetState, scope: Locator, timeout_ms: float) -> list[str]:
+    """Every option the open widget offers: an editable one's filter is emptied first, and its list given up
+    to :data:`OPTION_WAIT_MS` to show them (suggestions may be loading)."""
+    if state.kind != "combobox" or not state.editable:
+        return await _visible_options(scope)
+    await locator.fill("", timeout=timeout_ms)
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + OPTION_WAIT_MS / 1000
+    names: list[str] = []
+    while loop.time() < deadline:
+        await asyncio.sleep(POLL_MS / 1000)
         names = await _visible_options(scope)
-        if listbox is None:
-            await _close_list(locator, original, timeout_ms)
-        raise SelectorError(f"No option \"{value}\" in {label}; its options: {_quoted(names)}. Nothing was chosen.")
-    await option.click(timeout=timeout_ms)
+        if names:
+            break
+    return names
 
 
 async def choose(locator: Locator, values: list[str], *, label: str, timeout_ms: float) -> str:

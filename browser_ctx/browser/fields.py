@@ -53,8 +53,9 @@ async def type_into(locator: Locator, text: str, *, label: str, slowly: bool, ti
     if state.kind in ("select", "listbox") or (state.kind == "combobox" and not state.editable):
         return await choose(locator, [text], label=label, timeout_ms=timeout_ms)
     if state.kind == "date":
-        await locator.fill(_date_value(state, text), timeout=timeout_ms)
-        return None
+        iso = _date_value(state, text)
+        await locator.fill(iso, timeout=timeout_ms)
+        return None if iso == text else f"Entered as {iso} (the {state.type} input's ISO form)."
     if state.kind in ("text", "editable", "combobox"):
         if slowly:
             await locator.press_sequentially(text, timeout=timeout_ms)

@@ -222,7 +222,7 @@ async def verify(tab: Tab, args: dict[str, Any], settings: Settings) -> str:
                 raise AssertionError(text)
         if gone:
             checks.append((f"no visible text {_quote(text)} on the page", text_check,
-                           lambda: _aval("it is still shown")))
+                           lambda: _aval(f"{_quote(text)} still shown")))
         else:
             checks.append((f"visible text {_quote(text)} on the page", text_check,
                            lambda: _closest_texts(tab, settings, text)))

@@ -130,11 +130,11 @@ async def type_text(call: ToolCall) -> Rendered:
 
     record = await perform(call.session, tab, call.settings, f"Typed {len(text)} characters into {label}", run,
                            budget=call.budget)
-    if not a.get("submit"):
+    if not a.get("submit") and not any(n.startswith("Now shows:") for n in record.notes):
         record.readback = await _readback(locator)
         if record.readback is not None and record.readback not in ("(filled)", "(empty)") and text.strip() \
                 and " ".join(text.split()) not in " ".join(record.readback.split()) \
-                and not any(n.startswith("Now shows:") for n in record.notes):
+                and not any(n.startswith("Entered as") for n in record.notes):
             record.notes.append("Warning: the element does not show the typed text.")
     return _rendered(tab, render_record(record))
 
@@ -212,7 +212,7 @@ async def _leave(locator: Any, timeout: float) -> None:
 
 def _fill_failure(done: list[str], failed: str, why: str, skipped: list[str]) -> str:
     """One line: what ``browser_fill_form`` filled, the field that failed and why, what it skipped."""
-    filled = f"filled {', '.join(repr(n) for n in done)}; " if done else "nothing filled; "
+    filled = f"Filled {', '.join(repr(n) for n in done)}; " if done else "Nothing filled; "
     rest = f"; skipped (not tried): {', '.join(repr(n) for n in skipped)}" if skipped else ""
     return f"{filled}failed {failed!r}: {why.rstrip('.')}{rest}. Fix that field and send it and the skipped ones."
 
