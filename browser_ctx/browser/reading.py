@@ -304,11 +304,19 @@ async def follow_client_redirect(tab: Tab, nav: NavigationResult, settings: Sett
     if facts is not None and facts.status is not None:
         status = facts.status
     left_url = facts.url if facts is not None else nav.url
+    clock = asyncio.get_running_loop()
+    deadline = clock.time() + FOLLOW_BUDGET_MS / 1000
     for hop in range(MAX_CLIENT_HOPS + 1):
         due = facts is not None and facts.refresh is not None and facts.refresh <= CLIENT_REDIRECT_S
         watch_ms = CLIENT_REDIRECT_WATCH_MS + (facts.refresh * 1000 if due and facts and facts.refresh else 0)
-        moved = await _wait_for_new_document(page, facts.origin if facts is not None else None, watch_ms,
-                                             settings)
+        try:
+            moved = await asyncio.wait_for(_wait_for_new_document(
+                page, facts.origin if facts is not None else None, watch_ms, settings),
+                max(0.0, deadline - clock.time()))
+        except TimeoutError:  # a page that navigates again and again (every 50 ms): describe it as it is now
+            notes.append("the page kept navigating by itself; stopped following it after "
+                         f"{FOLLOW_BUDGET_MS / 1000:g} s")
+            break
         if moved is None:
             break
         how = (reasons or {}).get(_defragged(moved.nav_url)) or ("meta refresh" if due else "script")
@@ -319,6 +327,10 @@ async def follow_client_redirect(tab: Tab, nav: NavigationResult, settings: Sett
             break
     title = await page_title(tab, settings)
     return NavigationResult(page.url, status, title, tuple(notes), tuple(chain), nav.dialogs)
+
+
+#: The longest time (ms) following client-side redirects may take in all, whatever the hops.
+FOLLOW_BUDGET_MS = 5_000
 
 
 async def _wait_for_new_document(page: Page, origin: float | None, watch_ms: float,
