@@ -25,7 +25,7 @@ HOP_URL_CHARS = 120
 #: Characters of a dialog's message shown in the card.
 DIALOG_CHARS = 120
 
-INTERACTIVE_KINDS = ("links", "buttons", "textboxes", "checkboxes", "radios", "selects", "other")
+INTERACTIVE_KINDS = ("links", "buttons", "textboxes", "checkboxes", "radios", "selects", "comboboxes", "other")
 
 _KIND_OF_ROLE = {
     "link": "links",
@@ -34,7 +34,7 @@ _KIND_OF_ROLE = {
     "date": "textboxes", "datetime": "textboxes", "month": "textboxes", "week": "textboxes", "time": "textboxes",
     "checkbox": "checkboxes", "switch": "checkboxes", "menuitemcheckbox": "checkboxes",
     "radio": "radios", "menuitemradio": "radios",
-    "select": "selects", "combobox": "selects", "listbox": "selects",
+    "select": "selects", "combobox": "comboboxes", "listbox": "comboboxes",  # native <select> apart from ARIA widgets
 }
 
 
@@ -50,7 +50,8 @@ class Outline:
             ``navigation``, ``main``, ``complementary``, ``contentinfo``, ``search``, ``form``,
             ``region`` (from tags and ``role`` attributes), in that order.
         interactive: kind → count, only kinds present, keys among ``links``, ``buttons``,
-            ``textboxes``, ``checkboxes``, ``radios``, ``selects``, ``other``, in that order.
+            ``textboxes``, ``checkboxes``, ``radios``, ``selects`` (native ``<select>``), ``comboboxes``
+            (ARIA comboboxes and listboxes), ``other``, in that order.
         total_headings: number of headings on the page (may exceed ``len(headings)``).
     """
 
@@ -187,7 +188,7 @@ def render_card(
     lm = ", ".join(f"{k} {v:,}" for k, v in o.landmarks.items())
     lines.append(f"Landmarks: {lm or 'none'}")
     singular = {"links": "link", "buttons": "button", "textboxes": "textbox", "checkboxes": "checkbox",
-                "radios": "radio", "selects": "select", "other": "other control"}
+                "radios": "radio", "selects": "select", "comboboxes": "combobox", "other": "other control"}
     inter = ", ".join(f"{v:,} {k if v != 1 else singular[k]}" if k != "other" else _plural(v, "other control")
                       for k, v in o.interactive.items())
     lines.append(f"Interactive: {inter or 'none'}")
