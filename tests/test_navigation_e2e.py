@@ -6,7 +6,9 @@ Served from ``fixtures/navigation/`` on localhost, driven through ``browser-ctx 
   leads to (``chain-middle.html``) calls ``location.replace`` after 300 ms; the card must describe the
   final page (``chain-end.html``) with its HTTP status, and list both hops and how each was left;
 - ``alert-on-load.html`` calls ``alert()`` in an inline script: the card names it and its answer;
-- ``replace-state.html`` changes its URL with ``history.replaceState``: the same document, so no hop.
+- ``replace-state.html`` changes its URL with ``history.replaceState``: the same document, so no hop;
+- ``late-redirect.html`` sets ``location.href`` 1.5 s after load: still followed (its inline script
+  mentions ``location``, so it is watched for 2 s).
 """
 
 from __future__ import annotations
@@ -45,6 +47,15 @@ async def test_server_redirect_is_listed_and_a_plain_page_has_no_chain(site: str
         assert "(HTTP 301) → final page" in text, text
         plain = result_text(await s.call_tool("browser_navigate", {"url": f"{site}/navigation/replace-state.html"}))
         assert "Redirects:" not in plain and "(HTTP 200)" in plain.splitlines()[0], plain
+
+
+async def test_a_script_redirect_after_1_5_s_is_followed(site: str) -> None:
+    async with mcp_session() as s:
+        result = await s.call_tool("browser_navigate", {"url": f"{site}/navigation/late-redirect.html"})
+        text = result_text(result)
+        assert not result.is_error, text
+        assert "chain-end.html?from=late (HTTP 200)" in text.splitlines()[0], text
+        assert "late-redirect.html (HTTP 200, script) → final page" in text, text
 
 
 async def test_alert_during_load_appears_in_the_card(site: str) -> None:

@@ -52,8 +52,11 @@ LOAD_WAIT_MS = 10_000
 #: A ``<meta http-equiv=refresh>`` this many seconds or sooner is followed; also how long (s) we look for it.
 CLIENT_REDIRECT_S = 2
 #: After each page of a navigation has loaded, how long (ms) we watch for it to move on by itself (a
-#: script's ``location.replace`` on a timer, a meta refresh added late) before the card describes it.
-CLIENT_REDIRECT_WATCH_MS = 1_000
+#: script's ``location.replace`` on a timer, a meta refresh added late) before the card describes it,
+#: when one of its inline scripts mentions ``location``…
+CLIENT_REDIRECT_WATCH_MS = 2_000
+#: … and when none does (an app bundle may still move it; most pages stay): the cost every navigation pays.
+QUIET_WATCH_MS = 400
 #: The most client-side hops (meta refresh, script) a navigation follows; the chain stops there.
 MAX_CLIENT_HOPS = 5
 #: The longest wait (ms) for the ``load`` event of the page a client redirect led to.
@@ -110,7 +113,8 @@ class NavigationResult:
 async def navigate(tab: Tab, url: str, settings: Settings, dialogs: DialogCenter | None = None) -> NavigationResult:
     """Load ``url`` in ``tab`` up to ``DOMContentLoaded``, wait briefly for ``load``, then follow the page
     where it goes by itself: a ``<meta http-equiv="refresh">`` of 2 s or less, or a script that changes
-    ``location`` within :data:`CLIENT_REDIRECT_WATCH_MS` ms of a page's load (at most
+    ``location`` within :data:`CLIENT_REDIRECT_WATCH_MS` ms of a page's load (:data:`QUIET_WATCH_MS` ms when
+    no inline script mentions ``location``; at most
     :data:`MAX_CLIENT_HOPS` hops). Server redirects (3xx) and client hops are listed in ``chain``;
     ``status`` is the final document's. ``dialogs`` (the session's) lists what opened during the load.
 
@@ -159,12 +163,12 @@ async def _load(tab: Tab, url: str, settings: Settings, dialogs: DialogCenter | 
         notes.append("the load event had not fired after 10 s; read the page as it is")
     status = response.status if response else None
     if response is not None:
-        facts = await _document(page, min(settings.timeouts.read_ms / 1000, CLIENT_REDIRECT_S))
+        # The document now (waiting out one that is being replaced, as after a meta refresh of 0 s).
+        facts = await _wait_for_new_document(page, None, CLIENT_REDIRECT_WATCH_MS, settings)
         if facts is not None and _defragged(facts.nav_url) != _defragged(response.url):
-            # The document goto() loaded was replaced while it loaded (a meta refresh of 0 s, a script at
-            # once): it is the first hop; its facts at DOMContentLoaded say whether it had a meta refresh.
-            how = reasons.get(_defragged(facts.nav_url)) or _left_by(first, response.url)
-            chain.append(Hop(response.url, status, how))
+            # The document goto() loaded was replaced while it loaded: list every page passed through.
+            chain.extend(_hops_between(tab, response.url, status, facts.nav_url, reasons,
+                                       _left_by(first, response.url)))
             status = facts.status
     nav = NavigationResult(page.url, status, "", tuple(notes), tuple(chain))
     nav = await follow_client_redirect(tab, nav, settings, reasons)
@@ -233,6 +237,37 @@ def _defragged(url: str) -> str:
     return url.split("#", 1)[0]
 
 
+def _hops_between(tab: Tab, left_url: str, left_status: int | None, target: str, reasons: dict[str, str],
+                  fallback: str) -> list[Hop]:
+    """The hops from the document loaded from ``left_url`` to the one loaded from ``target``: through every
+    URL the page asked for in between (``reasons``, in the order asked, from :class:`_NavigationReasons`),
+    each named by its reason; ``fallback`` names the hop when the page's request was not seen. Statuses of
+    pages passed through come from the tab's network capture (``None`` when it has no such document)."""
+    asked = list(reasons.items())
+    start = next((i + 1 for i, (u, _how) in enumerate(asked) if u == _defragged(left_url)), 0)
+    path: list[tuple[str, str]] = []
+    for url, how in asked[start:]:
+        path.append((url, how))
+        if url == _defragged(target):
+            break
+    else:
+        path = [(_defragged(target), reasons.get(_defragged(target), fallback))]
+    hops: list[Hop] = []
+    url, code = left_url, left_status
+    for next_url, how in path:
+        hops.append(Hop(url, code, how))
+        url, code = next_url, _document_status(tab, next_url)
+    return hops
+
+
+def _document_status(tab: Tab, url: str) -> int | None:
+    """The HTTP status of the latest document request to ``url`` in the tab's network capture, or ``None``."""
+    for record in reversed(tab.events.records()):
+        if record.resource_type == "document" and _defragged(record.url) == url:
+            return record.status
+    return None
+
+
 def _left_by(first: _Document | None, url: str) -> str:
     """How the document loaded from ``url`` was left, from its facts read at DOMContentLoaded (``first``):
     ``meta refresh`` when it had one, ``script`` when not, ``client redirect`` when it was gone already."""
@@ -268,6 +303,7 @@ class _Document(NamedTuple):
     nav_url: str  # the URL the document was loaded from (pushState/replaceState do not change it)
     status: int | None  # the navigation timing entry's responseStatus; None when 0 or unknown
     refresh: float | None  # seconds of a <meta http-equiv=refresh> that moves the page on, or None
+    scripted: bool  # an inline script mentions `location`: it may move the page on a timer
 
 
 async def _document(page: Page, timeout_s: float) -> _Document | None:
@@ -283,14 +319,15 @@ async def _document(page: Page, timeout_s: float) -> _Document | None:
     return _Document(float(got.get("origin") or 0), str(got.get("url") or page.url),
                      str(got.get("navUrl") or got.get("url") or page.url),
                      int(code) if isinstance(code, (int, float)) and code > 0 else None,
-                     float(refresh) if isinstance(refresh, (int, float)) else None)
+                     float(refresh) if isinstance(refresh, (int, float)) else None, bool(got.get("scripted")))
 
 
 async def follow_client_redirect(tab: Tab, nav: NavigationResult, settings: Settings,
                                  reasons: dict[str, str] | None = None) -> NavigationResult:
     """Follow the page where it moves by itself after loading.
 
-    Each document is watched for :data:`CLIENT_REDIRECT_WATCH_MS` ms after its load (plus the delay of
+    Each document is watched after its load for :data:`CLIENT_REDIRECT_WATCH_MS` ms when an inline script
+    of it mentions ``location``, else :data:`QUIET_WATCH_MS` ms (plus the delay of
     a ``<meta http-equiv=refresh>`` due within :data:`CLIENT_REDIRECT_S` s). A new document (not a
     ``pushState``/``replaceState`` of the same one) adds a :class:`Hop` to ``nav.chain`` ("meta refresh"
     or "script"; ``reasons``, from :class:`_NavigationReasons`, names it exactly where it has the URL), at
@@ -308,7 +345,8 @@ async def follow_client_redirect(tab: Tab, nav: NavigationResult, settings: Sett
     deadline = clock.time() + FOLLOW_BUDGET_MS / 1000
     for hop in range(MAX_CLIENT_HOPS + 1):
         due = facts is not None and facts.refresh is not None and facts.refresh <= CLIENT_REDIRECT_S
-        watch_ms = CLIENT_REDIRECT_WATCH_MS + (facts.refresh * 1000 if due and facts and facts.refresh else 0)
+        watch_ms: float = CLIENT_REDIRECT_WATCH_MS if facts is None or facts.scripted else QUIET_WATCH_MS
+        watch_ms += facts.refresh * 1000 if due and facts and facts.refresh else 0
         try:
             moved = await asyncio.wait_for(_wait_for_new_document(
                 page, facts.origin if facts is not None else None, watch_ms, settings),
@@ -319,8 +357,8 @@ async def follow_client_redirect(tab: Tab, nav: NavigationResult, settings: Sett
             break
         if moved is None:
             break
-        how = (reasons or {}).get(_defragged(moved.nav_url)) or ("meta refresh" if due else "script")
-        chain.append(Hop(left_url, status, how))
+        chain.extend(_hops_between(tab, left_url, status, moved.nav_url, reasons or {},
+                                   "meta refresh" if due else "script"))
         facts, status, left_url = moved, moved.status, moved.url
         if hop == MAX_CLIENT_HOPS - 1:
             notes.append(f"stopped following the page after {MAX_CLIENT_HOPS} client-side redirects")

@@ -1,7 +1,7 @@
-// Facts of the main frame's current document, for following client-side redirects:
-// timeOrigin (one per document; unchanged by pushState), the URL now and the one it was loaded
-// from, the HTTP status of the
-// navigation that made it (0 when unknown), and the seconds of a meta refresh that moves it on.
+// Facts of the main frame's current document, for following client-side redirects: timeOrigin
+// (one per document; unchanged by pushState), the URL now and the one it was loaded from, the HTTP
+// status of the navigation that made it (0 when unknown), the seconds of a meta refresh that moves it on,
+// and whether an inline script of the page mentions `location` (it may move the page on a timer).
 (() => {
   const nav = performance.getEntriesByType("navigation")[0];
   const meta = document.querySelector('meta[http-equiv="refresh" i]');
@@ -16,5 +16,6 @@
     navUrl: nav ? nav.name : location.href,
     status: nav && typeof nav.responseStatus === "number" ? nav.responseStatus : 0,
     refresh,
+    scripted: Array.prototype.some.call(document.scripts, (s) => !s.src && /\blocation\b/.test(s.text)),
   };
 })
