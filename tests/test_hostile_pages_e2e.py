@@ -159,3 +159,21 @@ async def test_blocked_file_iframes_do_not_slow_calls(site: str):
         took = time.monotonic() - started
         await c.land_on_plain_page()
         assert took < 3 * MARGIN_S, f"three calls on the page took {took:.1f} s"
+
+
+async def test_bad_filenames_are_one_line_errors_and_run_no_page_code(site: str, tmp_path: Path):
+    (tmp_path / "folder").mkdir()
+    async with mcp_session(*SERVER_ARGS, "--caps", "all", "--output-dir", str(tmp_path)) as s:
+        c = Timed(s, site)
+        await c.land_on_plain_page()
+        cases = {"a\x00b.json": "contains a NUL character", "x" * 300 + ".json": "path component of 305 bytes",
+                 "y/" * 600 + "z.json": "characters long", "folder": "is a folder", "sub/": "names a folder",
+                 str(Path.cwd() / "pyproject.toml"): "outside the output folder"}
+        for filename, message in cases.items():
+            for tool, args in (("browser_evaluate", {"function": "() => { document.title = 'page code ran'; }"}),
+                               ("browser_take_screenshot", {})):
+                got = await c.call(tool, READ_MS / 1000, filename=filename, **args)
+                text = result_text(got)
+                assert got.is_error and message in text and "\n" not in text, (tool, filename[:40], text)
+        assert "page code ran" not in result_text(await c.call("browser_tabs", 5, action="list"))
+        assert [p.name for p in tmp_path.iterdir()] == ["folder"]  # nothing was written

@@ -59,7 +59,8 @@ async def evaluate(call: ToolCall) -> Rendered:
     ``filename`` saves the whole rendering instead and returns its path and size.
 
     Raises:
-        InvalidArgument: the function is not valid JavaScript.
+        InvalidArgument: the function is not valid JavaScript, or ``filename`` is refused
+            (:func:`browser_ctx.files.output_path`; checked before the function runs).
         PageError: it threw (name and message given), or the page's CSP blocked what it does (named).
         ActionTimeout: it ran longer than the read timeout (15 s by default).
         SelectorError: ``target`` matches no element or several.
@@ -69,6 +70,8 @@ async def evaluate(call: ToolCall) -> Rendered:
     source = args["function"].strip()
     if not source:
         raise InvalidArgument("function is empty; pass e.g. () => document.title.")
+    # A refused filename (outside the output folder, NUL, too long, a folder) stops the call before page code runs.
+    path = files.output_path(call.settings, args["filename"]) if args.get("filename") else None
     wrapper = _wrapper(source, Limits())
     target = args.get("target")
     timeout_ms = call.settings.timeouts.read_ms
@@ -112,8 +115,7 @@ async def evaluate(call: ToolCall) -> Rendered:
         raise PageError(f"The function threw {name}: {one_line(message, THROWN_CHARS)}")
     rendered = render_result(value)
     meta: dict[str, Any] = {"resultType": rendered.result_type}
-    if args.get("filename"):
-        path = files.output_path(call.settings, args["filename"])
+    if path is not None:
         data = rendered.text.encode("utf-8")
         files.save(path, data)
         return Rendered(f"Saved the {rendered.result_type} result to {path} ({len(rendered.text):,} characters, "
