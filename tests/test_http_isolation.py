@@ -9,6 +9,7 @@ files, captures and resources. None crosses. A fourth client is turned away with
 from __future__ import annotations
 
 import asyncio
+import hmac
 import json
 from pathlib import Path
 
@@ -16,7 +17,7 @@ import httpx2
 import pytest
 from mcp.shared.exceptions import MCPError
 
-from browser_ctx.server.http import RETRY_AFTER_S, default_max_sessions
+from browser_ctx.server.http import AUTHORIZED, OPEN_PATHS, RETRY_AFTER_S, BearerAuth, default_max_sessions
 from tests.support.client import result_text
 from tests.test_http_transport import TOKEN, health, http_client, http_server, wait_health
 
@@ -116,3 +117,39 @@ async def test_three_clients_share_no_file_capture_or_resource_and_a_fourth_wait
             assert "limit of 3 sessions (--max-sessions)" in refused.json()["error"]["message"]
             assert "mcp-session-id" not in refused.headers
             assert (await health(server))["protocolSessions"] == 3
+
+
+async def test_the_auth_token_is_compared_in_constant_time(monkeypatch):
+    """``--auth-token``: the Bearer value goes through ``hmac.compare_digest`` (no early exit on the first
+    differing byte), for right and wrong tokens alike."""
+    compared: list[tuple[bytes, bytes]] = []
+    real = hmac.compare_digest
+
+    def spy(a, b):
+        compared.append((a, b))
+        return real(a, b)
+
+    monkeypatch.setattr(hmac, "compare_digest", spy)
+    reached: list[bool] = []
+
+    async def app(scope, receive, send):
+        reached.append(scope[AUTHORIZED])
+        await send({"type": "http.response.start", "status": 204, "headers": []})
+        await send({"type": "http.response.body", "body": b""})
+
+    guard = BearerAuth(app, TOKEN, OPEN_PATHS)
+    statuses = []
+    for value in (f"Bearer {TOKEN}", "Bearer wrong-token-of-other-length", f"Bearer {TOKEN[:-1]}x"):
+        sent: list[dict] = []
+
+        async def receive():
+            return {"type": "http.request", "body": b""}
+
+        async def send(message, sent=sent):
+            sent.append(message)
+
+        scope = {"type": "http", "method": "GET", "path": "/metrics", "headers": [(b"authorization", value.encode())]}
+        await guard(scope, receive, send)
+        statuses.append(sent[0]["status"])
+    assert statuses == [204, 401, 401] and reached == [True]
+    assert [a for a, _ in compared] == [TOKEN.encode(), b"wrong-token-of-other-length", (TOKEN[:-1] + "x").encode()]
