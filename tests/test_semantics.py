@@ -16,8 +16,10 @@ from playwright.async_api import Browser, CDPSession, Page, async_playwright
 
 from browser_ctx._errors import PageError
 from browser_ctx.browser import semantics
+from browser_ctx.browser.extract import FrameIds, extract_frame
 from browser_ctx.browser.launcher import chromium_args, find_executable
 from browser_ctx.browser.semantics import NodeSemantics
+from browser_ctx.core.snapshot import render_snapshot
 from browser_ctx.settings import LaunchSettings
 
 pytestmark = [pytest.mark.anyio, pytest.mark.e2e]
@@ -276,3 +278,34 @@ async def test_kept_nodes_found_by_token_in_every_kind_of_frame(page, site) -> N
                                                                                           None)
     assert len(limited) == 1 and missing == []
     assert again == []  # read once: the page keeps no reference to the kept nodes after the read
+
+
+# --- joined into the walk (browser/extract.py) ---------------------------------------------------------------
+
+async def test_walk_takes_names_states_and_values_from_chromium(page, site) -> None:
+    await page.goto(f"{site}/semantics/generated.html", wait_until="load")
+    html = await extract_frame(page.main_frame, frame_ids=FrameIds())
+    assert 'data-name="Delete item"' in html  # named only by ::before: the walker alone found no name
+    assert 'data-name="Email *"' in html
+    assert "data-ax" not in html
+    await page.goto(f"{site}/semantics/states.html", wait_until="load")
+    html = await extract_frame(page.main_frame, frame_ids=FrameIds())
+    snapshot = render_snapshot(html, title="States", url=page.url)
+    assert 'textbox "Full name" [e1] invalid required' in snapshot
+    assert 'combobox "Country of residence" [e3] collapsed = "Spain"' in snapshot
+    assert 'dialog "Terms of service":' in snapshot
+    assert 'textbox "Search orders"' in snapshot
+    assert not await page.evaluate("window.__browserCtx.axKept")  # read once: no node kept alive
+
+
+async def test_walk_names_in_frames_of_every_kind(page, site) -> None:
+    await page.goto(f"{site}/iframe.html", wait_until="load")
+    await page.frame_locator("#cross").locator("#frame-button").wait_for()
+    await page.frame_locator("#same").locator("#frame-button").wait_for()
+    same = next(f for f in page.frames if f.parent_frame and f.url.startswith(site))
+    cross = next(f for f in page.frames if f.url.startswith("http://localhost"))
+    for frame in (same, cross):
+        await frame.add_style_tag(content="#frame-button::after { content: ' now'; }")
+    html = await extract_frame(page.main_frame, frame_ids=FrameIds())
+    assert html.count('data-name="Frame button now"') == 2  # generated content: only Chromium knows it
+    assert "data-ax" not in html

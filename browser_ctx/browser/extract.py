@@ -3,6 +3,9 @@
 The work happens in ``js/extract.js``, evaluated by Playwright in each frame's main world. This module runs it,
 extracts child frames (cross-origin ones too) and splices them into their ``<bc-frame>`` placeholders,
 resolves refs (``e12``, ``f3e12``) through the ``bcref`` selector engine, and reads a page-state version.
+Accessible names (and the invalid state and custom controls' values) of the elements a walk names come from
+Chromium's accessibility tree (:mod:`.semantics`) for the first :data:`MAX_SEMANTIC_NODES` of each frame; the
+walker's own names remain for the rest and whenever the tree cannot be asked.
 
 Typical use::
 
@@ -18,12 +21,14 @@ import asyncio
 import contextlib
 import html as _html
 import re
+import secrets
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from playwright.async_api import Error as PlaywrightError
 
-from .._errors import ActionTimeout, InvalidArgument, translate
+from .._errors import ActionTimeout, InvalidArgument, PageError, translate
+from . import semantics
 from .scripts import script
 
 if TYPE_CHECKING:
@@ -49,6 +54,12 @@ __all__ = [
 DEFAULT_TIMEOUT_MS = 15_000
 #: Characters of a field's current value kept in ``data-value``.
 MAX_VALUE_CHARS = 200
+#: Characters of an accessible name kept in ``data-name`` (longer ones end in ``…``).
+MAX_NAME_CHARS = semantics.MAX_NAME_CHARS
+#: Most nodes of one frame's read whose names, states and values are asked of Chromium's accessibility tree
+#: (the first in document order); the rest keep the walker's own names. Each costs one CDP round trip (about
+#: 0.3-1 ms, see ``bench/ax_cost.py``); an 8,000-token read shows at most about this many named elements.
+MAX_SEMANTIC_NODES = 400
 #: Seconds :func:`page_version` waits for a page's answer before saying it has none (a busy page).
 VERSION_TIMEOUT_S = 5.0
 #: Tries :func:`page_version` makes while the page is navigating, :data:`VERSION_RETRY_S` apart.
@@ -132,18 +143,41 @@ def _strip_document_wrapper(fragment: str) -> str:
     return fragment
 
 
+async def _with_semantics(html: str, frame: Frame, token: str, sessions: semantics.FrameSessions) -> str:
+    """Return one frame's walk with Chromium's names, states and values joined in by the walker's markers.
+
+    When the kept nodes cannot be reached (the frame navigated meanwhile), the walker's own names stay.
+
+    Raises:
+        PageError: the page or browser closed.
+    """
+    try:
+        answers = await semantics.kept_semantics(sessions, frame, token, limit=MAX_SEMANTIC_NODES)
+    except PageError:
+        raise
+    except PlaywrightError:
+        answers = []  # the frame went away between the walk and the question: keep the walker's names
+    return semantics.join_semantics(html, answers, MAX_NAME_CHARS, MAX_VALUE_CHARS)
+
+
 async def _extract(frame: Frame, frame_ids: FrameIds, root: ElementHandle | None, budget_s: float,
-                   max_chars: int = 0, facts: dict | None = None) -> str:
+                   max_chars: int = 0, facts: dict | None = None,
+                   sessions: semantics.FrameSessions | None = None) -> str:
     """One frame (or ``root`` in it) plus its child frames, spliced. Raises what Playwright raises.
 
     ``max_chars`` > 0 bounds each frame's walk (characters of visible HTML); ``facts``, when given, receives
     the frame's facts from the same evaluate (``version``, ``readyState``, ``elements``, ``walked``, ``stopped``).
+    With ``sessions``, the accessible names, invalid state and custom-control values of the nodes the walk
+    named come from Chromium's accessibility tree (:mod:`.semantics`), each frame's joined before splicing.
     """
     children = [c for c in frame.child_frames if not c.is_detached()]
     if children:
         await asyncio.gather(*(_mark_child(c, frame_ids) for c in children))
     opts: dict = {"framePrefix": frame_ids.id_for(frame), "maxValueChars": MAX_VALUE_CHARS,
-                  "refBase": frame_ids._ref_high.get(frame, 0)}
+                  "maxNameChars": MAX_NAME_CHARS, "refBase": frame_ids._ref_high.get(frame, 0)}
+    token = secrets.token_hex(8)
+    if sessions is not None:
+        opts["axToken"] = token
     if root is not None:
         opts["root"] = root
     if max_chars > 0:
@@ -156,6 +190,8 @@ async def _extract(frame: Frame, frame_ids: FrameIds, root: ElementHandle | None
         facts.update(got[2])
     if isinstance(counter, (int, float)) and counter > frame_ids._ref_high.get(frame, 0):
         frame_ids._ref_high[frame] = int(counter)
+    if sessions is not None:
+        html = await _with_semantics(html, frame, token, sessions)
     if "<bc-frame" not in html:
         return html
     wanted = [(frame_ids.id_for(c), c) for c in children]
@@ -171,7 +207,7 @@ async def _extract(frame: Frame, frame_ids: FrameIds, root: ElementHandle | None
             return ""
         try:
             return _strip_document_wrapper(await asyncio.wait_for(
-                _extract(child, frame_ids, None, child_budget, max_chars), child_budget))
+                _extract(child, frame_ids, None, child_budget, max_chars, None, sessions), child_budget))
         except (PlaywrightError, TimeoutError):  # never raise for a child frame: leave its placeholder empty
             return ""
 
@@ -211,7 +247,8 @@ async def extract_frame(frame: Frame, *, frame_ids: FrameIds, root: ElementHandl
     frame_ids._forget_detached()
     budget = max(0.001, timeout_ms / 1000)
     try:
-        return await asyncio.wait_for(_extract(frame, frame_ids, root, budget), budget)
+        async with semantics.FrameSessions(frame.page) as sessions:
+            return await asyncio.wait_for(_extract(frame, frame_ids, root, budget, sessions=sessions), budget)
     except TimeoutError as exc:
         raise ActionTimeout(f"Timed out after {timeout_ms:.0f} ms reading the page; it may be busy. "
                             "Try again, or read a smaller part with a selector.") from exc
@@ -266,7 +303,9 @@ async def extract_page(frame: Frame, *, frame_ids: FrameIds, max_chars: int = 0,
     budget = max(0.001, timeout_ms / 1000)
     facts: dict = {}
     try:
-        html = await asyncio.wait_for(_extract(frame, frame_ids, None, budget, max_chars, facts), budget)
+        async with semantics.FrameSessions(frame.page) as sessions:
+            html = await asyncio.wait_for(_extract(frame, frame_ids, None, budget, max_chars, facts, sessions),
+                                          budget)
     except TimeoutError as exc:
         raise ActionTimeout(f"Timed out after {timeout_ms:.0f} ms reading the page; it may be busy. "
                             "Try again, or read a smaller part with a selector.") from exc

@@ -619,12 +619,15 @@ def control_value(node: Node) -> str | None:
 def control_state(node: Node) -> list[str]:
     """Return the state words shown after a control, in a fixed order.
 
-    Possible words: ``checked``/``mixed`` (``checked`` attribute, ``aria-checked``),
+    Possible words: ``invalid`` (``aria-invalid``; in visible HTML from Chromium's accessibility
+    tree), ``checked``/``mixed`` (``checked`` attribute, ``aria-checked``),
     ``selected``, ``pressed``, ``expanded``/``collapsed`` (``aria-expanded``; ``summary`` from
     its ``details``' ``open``), ``current``, ``disabled``, ``required``, ``readonly``.
     """
     attrs = node.attrs
     out: list[str] = []
+    if (attrs.get("aria-invalid") or "false").lower() != "false":
+        out.append("invalid")
     ac = (attrs.get("aria-checked") or "").lower()
     if "checked" in attrs or ac == "true":
         out.append("checked")
@@ -660,7 +663,7 @@ def control_state(node: Node) -> list[str]:
 KEEP_ATTRS = frozenset(
     "class role href alt data-name data-ref type name placeholder checked disabled required readonly "
     "multiple data-value data-filled selected open aria-expanded aria-checked aria-selected aria-pressed "
-    "aria-current aria-level aria-disabled aria-label colspan rowspan data-frame data-url id for title value "
+    "aria-current aria-level aria-disabled aria-invalid aria-label colspan rowspan data-frame data-url id for title value "
     "contenteditable lang dir start".split()
 )
 

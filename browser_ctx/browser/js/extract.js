@@ -73,7 +73,14 @@
   const facts = () => ({ version: performance.timeOrigin + ':' + bc.version + ':' + location.href,
     readyState: doc.readyState, elements: root ? 1 + root.getElementsByTagName('*').length : 0, walked, stopped,
     rest: stopped ? restHash() : '' });
-  const done = (html) => (opts.withCounter ? (opts.withFacts ? [html, bc.n, facts()] : [html, bc.n]) : html);
+  /* nodes whose semantics Python asks of Chromium's accessibility tree (opts.axToken, see
+     browser_ctx/browser/semantics.py): each is marked data-ax="<index in axKept>" before its data-name,
+     and the list is left on the registry (bc.axKept, read once) under the token */
+  const axKept = typeof opts.axToken === 'string' ? [] : null;
+  const done = (html) => {
+    if (axKept) { bc.axKept = axKept; bc.axToken = opts.axToken; }
+    return opts.withCounter ? (opts.withFacts ? [html, bc.n, facts()] : [html, bc.n]) : html;
+  };
   if (!root) return done('');
 
   if (bc.refs.size > bc.pruneAt) {           /* forget refs of collected elements now and then */
@@ -613,7 +620,8 @@
       const alt = e.getAttribute('alt');
       if (alt !== null) a += attr('alt', cap(collapse(alt), maxName));
     }
-    let named = interactive || NAMED_TAGS.has(tag) || LANDMARK_TAGS.has(tag) || LANDMARK_ROLES.has(role0);
+    let named = interactive || NAMED_TAGS.has(tag) || LANDMARK_TAGS.has(tag) || LANDMARK_ROLES.has(role0) ||
+      role0 === 'dialog' || role0 === 'alertdialog';
     if (named) {
       const landmarkOnly = !interactive && !NAMED_TAGS.has(tag);
       let name;
@@ -624,6 +632,7 @@
       } else {
         name = accName(e, tag, role0);
       }
+      if (axKept) { a += attr('data-ax', axKept.length); axKept.push(e); }
       if (name) a += attr('data-name', cap(name, maxName));
     }
     if (interactive) a += attr('data-ref', refFor(e));
