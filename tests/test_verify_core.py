@@ -97,3 +97,13 @@ def test_shown_and_gone_line_is_capped_and_folded() -> None:
     assert "(40 ms)" in line and line.endswith("(+7 more)")  # 5 shown, 4 more toasts and 3 dropped
     assert len(line) < 600
     assert render_gone([]) is None and parse_entries(None) == ([], 0)
+
+
+def test_a_scrolled_virtual_list_reports_the_rows_now_visible() -> None:
+    def rows(start: int) -> str:
+        return "\n".join(f'row: {i} | Customer {i} | button "Delete" [e{i}]' for i in range(start, start + 10))
+    before = 'heading 2 "Orders"\n' + rows(1001)
+    after = 'heading 2 "Orders"\n' + rows(1026)
+    out = render_delta(diff_renderings(before, after))
+    assert out == ('rows now visible (10, 10 no longer shown): row: 1026 | Customer 1026 | button "Delete" [e1026] '
+                   '… row: 1035 | Customer 1035 | button "Delete" [e1035]'), out

@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 from .tokens import count_tokens
 
 __all__ = ["Delta", "diff_renderings", "render_delta", "NO_CHANGE", "DEFAULT_MAX_TOKENS", "FOLD_AFTER",
-           "FOLD_SHOW", "REF_RE", "HIDDEN_PAGE_SHARE", "HIDDEN_PAGE_MIN_LINES", "WAS_CHARS"]
+           "FOLD_SHOW", "REF_RE", "ROWS_MIN", "HIDDEN_PAGE_SHARE", "HIDDEN_PAGE_MIN_LINES", "WAS_CHARS"]
 
 #: What an action that changed nothing visible says.
 NO_CHANGE = "no visible change"
@@ -54,6 +54,9 @@ FOLD_SHOW = 3
 #: :data:`HIDDEN_PAGE_MIN_LINES` of them) is taken to hide the page behind it.
 HIDDEN_PAGE_SHARE = 0.6
 HIDDEN_PAGE_MIN_LINES = 5
+#: A run of at least this many lines of one shape replaced by as many of that shape is reported as the rows
+#: now visible (a virtualised list scrolled, a table paged).
+ROWS_MIN = 5
 #: Characters of the earlier form quoted in a changed line's ``(was: …)``.
 WAS_CHARS = 120
 
@@ -182,6 +185,24 @@ def _hidden_page(delta: Delta, before_count: int, after_count: int) -> None:
         delta.appeared, delta.disappeared = [], []
 
 
+def _rows_replaced(delta: Delta) -> None:
+    """A virtualised (or paged) list that scrolled: at least :data:`ROWS_MIN` lines of one shape went and as
+    many of that shape came. Say which rows are now visible in one line instead of listing both runs."""
+    gone: dict[str, list[str]] = {}
+    came: dict[str, list[str]] = {}
+    for sign, line in delta.ops:
+        if sign in "+-":
+            (came if sign == "+" else gone).setdefault(_shape(line), []).append(line)
+    for shape, new in came.items():
+        old = gone.get(shape, [])
+        if len(new) < ROWS_MIN or len(old) < ROWS_MIN:
+            continue
+        first, last = (line if len(line) <= WAS_CHARS else line[:WAS_CHARS - 1] + "…" for line in (new[0], new[-1]))
+        delta.summary.append(f"rows now visible ({len(new)}, {len(old)} no longer shown): {first} … {last}")
+        drop = set(new) | set(old)
+        delta.ops = [op for op in delta.ops if not (op[0] in "+-" and op[1] in drop and _shape(op[1]) == shape)]
+
+
 def diff_renderings(before: str, after: str) -> Delta:
     """Compare two line-based renderings, matching lines by element identity (ref) before text.
 
@@ -193,7 +214,8 @@ def diff_renderings(before: str, after: str) -> Delta:
         A :class:`Delta`. Lines with refs are matched by ref (same ref, other text: changed);
         lines without refs by text, indentation ignored; equal content under a new ref counts as
         re-rendered. A popup (dialog, listbox, menu) that appears while most of the page disappears
-        becomes one summary line instead (see the module docstring).
+        becomes one summary line instead (see the module docstring), and so do rows of a list or table
+        replaced by as many rows of the same shape (a virtualised list scrolled): the rows now visible.
     """
     a_raw, b_raw = _lines(before), _lines(after)
     a = [_identity(x) for x in a_raw]
@@ -209,6 +231,7 @@ def diff_renderings(before: str, after: str) -> Delta:
             continue
         _block(delta, a_raw[i1:i2], b_raw[j1:j2])
     _hidden_page(delta, len(a_raw), len(b_raw))
+    _rows_replaced(delta)
     return delta
 
 
