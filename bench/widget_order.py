@@ -169,7 +169,8 @@ async def _main(servers: list[str], verbose: bool) -> None:
         if verbose:
             print(f"\n{o.server}:")
             for c in o.calls:
-                print(f"  {c.tool:<24} {c.tokens:>6,} tokens  {c.seconds:5.2f} s{'  ERROR ' + (c.error or '') if c.is_error else ''}")
+                error = f"  ERROR {c.error}" if c.is_error else ""
+                print(f"  {c.tool:<24} {c.tokens:>6,} tokens  {c.seconds:5.2f} s{error}")
     print(_table(orders))
 
 
