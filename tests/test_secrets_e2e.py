@@ -121,7 +121,7 @@ async def test_no_secret_outside_the_documented_names_reaches_any_output(site):
         socket = next(t for t in seen.values() if "WebSocket: closed" in t)
         assert '42["auth","[redacted]"]' in socket
         sse = next(t for t in seen.values() if "EventSource: closed" in t)
-        assert "[redacted]" in sse and "done" in sse
+        assert "token: [redacted]" in sse and "done" in sse
 
         # A capture cut short is an MCP resource: its listing and its pages are scrubbed too.
         first = await c.call("browser_network_request", index=1, part="response-body", maxTokens=200)
@@ -138,3 +138,17 @@ async def test_no_secret_outside_the_documented_names_reaches_any_output(site):
         if not evaluated.is_error:
             assert "access_token=[redacted]" in result_text(evaluated)
         assert c.calls > 60
+
+
+async def test_errors_pass_through_the_same_scrubber(site):
+    """A failing call's one-line error is scrubbed like any result: a navigation to a ``user:pass@`` URL
+    that cannot load, and an evaluate that throws an error holding a database URL and a token."""
+    async with mcp_session() as s:
+        c = Client(s)
+        failed = await c.call("browser_navigate", url="http://admin:LEAKNAVPASSWORD@127.0.0.1:9/")
+        assert failed.is_error, result_text(failed)  # the Client checked it for the password
+        await c.ok("browser_navigate", url=f"{site}/hostile/secrets.html")
+        thrown = await c.call("browser_evaluate", function="() => { throw new Error('no db at postgres://admin:' + "
+                                                           "'s3' + 'cr3t@db.internal, token=' + 'LE' + 'AKTHROWN') }")
+        assert thrown.is_error, result_text(thrown)
+        assert "postgres://admin:[redacted]@db.internal" in result_text(thrown)

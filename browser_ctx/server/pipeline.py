@@ -311,8 +311,9 @@ async def _call_tool(spec: ToolSpec, arguments: dict[str, Any] | None, session: 
         content.extend(types.ImageContent(type="image", data=base64.b64encode(data).decode("ascii"), mime_type=mime)
                        for mime, data in images)
         return types.CallToolResult(content=content, structured_content=capped.meta)
-    except BrowserCtxError as exc:
-        return error_result(str(exc))
+    except BrowserCtxError as exc:  # errors quote URLs and page text: scrubbed like any result
+        return error_result(session.redactor.scrub(str(exc)))
     except Exception as exc:  # noqa: BLE001 - nothing may crash the server
         log.exception("tool %s failed unexpectedly", spec.name)
-        return error_result(str(translate(exc, action=spec.name.removeprefix("browser_").replace("_", " "))))
+        error = translate(exc, action=spec.name.removeprefix("browser_").replace("_", " "))
+        return error_result(session.redactor.scrub(str(error)))

@@ -5,8 +5,9 @@ Importing this module registers them in :data:`tests.support.site.ROUTES`:
 - ``/hostile/api/accept``: any method; reads the request body and answers ``{"ok": true, "bytes": N}``
   (it never echoes what it got, so a secret in an output came from the request, not the answer);
 - ``/hostile/api/reset/<JWT>``: the same answer at a path with a JSON Web Token in it (:data:`JWT`);
-- ``/hostile/api/sse``: an EventSource stream of three named events (``token``, ``login``,
-  ``update``) carrying secrets, then a plain ``done`` message, then it closes;
+- ``/hostile/api/sse``: an EventSource stream of three named events (``login``, ``token``,
+  ``update``) carrying secrets, then a plain ``done`` message, then it closes (a listing shows the
+  last three, so the ``token`` event, whose data is secret only by its event's name, is among them);
 - ``/hostile/api/whoami``: a JSON answer holding a session token and a JWT in an array.
 
 The WebSocket echo server of :mod:`tests.support.event_routes` (``/events/ws``) is registered too.
@@ -28,7 +29,7 @@ JWT = ("eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJMRUFLSldUU1VCIn0."
        "TEVBS0pXVFNJR05BVFVSRV9ub3RfYV9yZWFsX29uZQ")
 
 #: (event name, data) sent by ``/hostile/api/sse``, in order.
-SSE_EVENTS = [("token", "LEAKSSETOKEN"), ("login", '{"user":"ann","password":"LEAKSSEPASSWORD"}'),
+SSE_EVENTS = [("login", '{"user":"ann","password":"LEAKSSEPASSWORD"}'), ("token", "LEAKSSETOKEN"),
               ("update", "session=LEAKSSESESSION")]
 
 

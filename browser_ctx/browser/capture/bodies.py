@@ -126,8 +126,10 @@ async def request_body(rec: RequestRecord, cdp: CDPSession | None, redactor: Red
             result = None  # not available any more: what was kept inline is all there is
         if result is not None:
             data = str(result.get("postData") or "")
-            return Body(redactor.body(data, content_type(rec.request_headers)),
-                        full_bytes=len(data.encode("utf-8", "surrogatepass")))
+            # A body with binary parts comes as base64; redactor.body decodes a multipart one itself.
+            size = (len(base64.b64decode(data)) if result.get("base64Encoded")
+                    else len(data.encode("utf-8", "surrogatepass")))
+            return Body(redactor.body(data, content_type(rec.request_headers)), full_bytes=size)
     if rec.post_data is not None:
         return Body(rec.post_data, full_bytes=rec.post_length,
                     missing=f"only the first {len(rec.post_data)} characters were kept")

@@ -212,6 +212,8 @@ class ConsoleCapture:
     def _add(self, entry: ConsoleEntry, section: Section | None = None, *, route: str | None = None,
              count: int = 1, first: float | None = None, last: float | None = None, varies: bool = False) -> None:
         section = section or self._sections.current
+        entry.text = self._redactor.text(entry.text)  # secrets by shape, before folding, filters and patterns
+        entry.stack = tuple(self._redactor.text(frame) for frame in entry.stack)
         entry.section = section.id
         if route is not None:
             entry.route = route or None

@@ -371,8 +371,8 @@ class NetworkCapture:
         payload = str(resp.get("payloadData") or "")
         if resp.get("opcode") == 2:
             payload = f"[binary {len(payload) * 3 // 4} bytes]"
-        elif payload[:1] in ("{", "["):
-            payload = self._redactor.body(payload, "application/json")
+        else:  # socket.io packets (42["auth",…]), JSON and text: redacted by name and by shape
+            payload = self._redactor.frame(payload)
         rec.socket.add(direction, payload)
         self._touch(rec)
 
@@ -398,11 +398,9 @@ class NetworkCapture:
             return
         if rec.socket is None:
             rec.socket = SocketInfo()
-        data = str(p.get("data") or "")
+        data = self._redactor.event(p.get("eventName"), str(p.get("data") or ""))  # before the name is prefixed
         if p.get("eventName") and p.get("eventName") != "message":
             data = f"{p['eventName']}: {data}"
-        if data[:1] in ("{", "["):
-            data = self._redactor.body(data, "application/json")
         rec.socket.add("↓", data)
         self._touch(rec)
 
