@@ -470,7 +470,7 @@ TOOLS = [
           click, ("target",)),
     _spec("browser_type", "Type text into target; submit presses Enter.",
           {**TE, "text": STR, "submit": BOOL, "slowly": BOOL}, type_text, ("target", "text")),
-    _spec("browser_fill_form", "Fill fields in order, stopping at the first failure (checkbox: true/false).",
+    _spec("browser_fill_form", "Fill fields; stops at the first failure (checkbox: true/false).",
           {"fields": {"type": "array", "items": {
               "type": "object",
               "properties": {**TE, "name": STR,
@@ -478,7 +478,7 @@ TOOLS = [
                              "value": STR},
               "required": ["target", "name", "type", "value"]}}},
           fill_form, ("fields",)),
-    _spec("browser_select_option", "Select options in a select, combobox or listbox.",
+    _spec("browser_select_option", "Select options (select, combobox, listbox).",
           {**TE, "values": {"type": "array", "items": STR}},
           select_option, ("target", "values")),
     _spec("browser_hover", "Hover over target.", TE, hover, ("target",)),
