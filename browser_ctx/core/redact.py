@@ -9,11 +9,13 @@ Three layers:
    and form / multipart fields named like a secret (:func:`is_secret_name`), GraphQL variables passed
    to a secret-named argument, named SSE events and socket.io events (``42["auth",{…}]``).
 2. **By shape**, in any text (:func:`redact_text`): JSON Web Tokens anywhere (a path segment
-   included), ``Bearer …`` / ``Basic …`` credentials, the password of ``scheme://user:pass@host``
+   included), keys of a known format (``ghp_…``, ``sk_live_…``, ``AKIA…``, ``AIza…``, PEM private
+   keys), ``Bearer …`` / ``Basic …`` credentials, the password of ``scheme://user:pass@host``
    (``postgres://admin:…@db.internal`` in an error message), every URL's secret parameters, and the
    value in a credential position: after a secret name and ``=`` (``token=…``), after a secret name
    and ``:`` when quoted (``"apiKey": "…"``, ``password: "…"`` in a console object or a GraphQL
-   argument), or unquoted when it looks random (:func:`looks_random`).
+   argument), or unquoted when it looks random (:func:`looks_random`), and the second item of a
+   ``["auth", "…"]`` pair. The event capture applies it to console text as it arrives.
 3. **By value**, at output time: every value redacted by the layers above is remembered for the
    session (:meth:`Redactor.remember`) and :meth:`Redactor.scrub` replaces it in *every* later output
    of every tool (console text, response bodies, page text, script source, errors), so a secret seen
