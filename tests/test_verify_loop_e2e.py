@@ -122,6 +122,7 @@ async def test_transient_ui_is_reported_once(site: str) -> None:
         # A toast 300 ms after the click, gone 400 ms later: inside the action's settle window.
         record = result_text(await s.call_tool("browser_click", {"target": "#save"}))
         assert 'Shown and gone: toast "Saved after retry" (' in record, record
+        assert "hidden detail" not in record  # hidden text never reaches the model, in the journal either
         snap = await s.call_tool("browser_snapshot", {})
         assert "Shown and gone" not in result_text(snap)  # reported once
 

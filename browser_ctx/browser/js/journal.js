@@ -24,6 +24,8 @@
   const squash = (t) => t.replace(/\s+/g, ' ').trim();
   const cut = (t) => (t.length > maxText ? t.slice(0, maxText - 1) + '\u2026' : t);
   const textOf = (el) => cut(squash(el.textContent || ''));
+  /* what a shown element shows: innerText leaves out its display:none / visibility:hidden parts */
+  const shownText = (el) => cut(squash((el.isConnected ? el.innerText : el.textContent) || ''));
   const shows = (el) => {
     if (el.checkVisibility && !el.checkVisibility({ opacityProperty: true, visibilityProperty: true })) return false;
     const r = el.getBoundingClientRect();
@@ -43,9 +45,9 @@
     if (label) return cut(squash(label));
     const by = el.getAttribute('aria-labelledby');
     const ref = by && el.ownerDocument.getElementById(by.split(/\s+/)[0]);
-    if (ref) return textOf(ref);
+    if (ref) return shownText(ref);
     const h = el.querySelector('h1,h2,h3,h4,h5,h6,[role="heading"]');
-    return h ? textOf(h) : textOf(el);
+    return h ? shownText(h) : shownText(el);
   };
   const push = (role, text, since) => {
     if (!text) return;
@@ -61,13 +63,14 @@
     if (tracked.has(el) || tracked.size >= maxTracked) return;
     const popup = el.matches(POPUP);
     const seen = visible(el);
-    tracked.set(el, { role, since: now(), seen, text: popup ? nameOf(el) : textOf(el), popup });
+    tracked.set(el, { role, since: now(), seen, text: seen ? (popup ? nameOf(el) : shownText(el)) : '', popup });
     if (!seen) { setTimeout(check, 150); setTimeout(check, 600); }  /* fading in: look again */
   };
   const watchRegion = (el) => {
     if (regions.has(el) || regions.size >= maxTracked) return;
-    const text = textOf(el);
-    regions.set(el, { text, since: now(), seen: !!text && visible(el) });
+    const raw = textOf(el);
+    const seen = !!raw && visible(el);
+    regions.set(el, { raw, text: seen ? shownText(el) : '', since: now(), seen });
   };
   let styleChecks = 0;  /* getComputedStyle calls left in this mutation batch */
   const added = (node) => {
@@ -92,7 +95,7 @@
     for (const [el, info] of tracked) {
       if (visible(el)) {
         if (!info.seen) { info.seen = true; info.since = now(); }  /* shown from now */
-        const t = info.popup ? nameOf(el) : textOf(el);
+        const t = info.popup ? nameOf(el) : shownText(el);
         if (t) info.text = t;
         continue;
       }
@@ -101,14 +104,17 @@
       if (info.seen) { push(info.role, info.text, info.since); gone.push(info.text); }
     }
     for (const [el, info] of regions) {
-      const text = el.isConnected ? textOf(el) : '';
-      if (text === info.text) continue;
+      const raw = el.isConnected ? textOf(el) : '';
+      if (raw === info.raw) continue;  /* textContent: a cheap test; what was shown is kept in info.text */
+      const seen = !!raw && visible(el);
+      const text = seen ? shownText(el) : '';
       const told = gone.some((g) => g && (info.text.includes(g) || g.includes(info.text)));
       if (info.text && info.seen && !told && !text.includes(info.text)) push(roleOfRegion(el), info.text, info.since);
       if (!el.isConnected) { regions.delete(el); continue; }
+      info.raw = raw;
       info.text = text;
       info.since = now();
-      info.seen = !!text && visible(el);
+      info.seen = seen;
     }
   }
   const observe = () => {
