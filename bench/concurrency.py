@@ -7,7 +7,9 @@ own MCP session looping ``browser_navigate`` + ``browser_snapshot`` + ``browser_
 the client; any error result or raised call counts as an error.
 
 Reported: calls, errors, calls/s, p50/p95/max call latency (all tools, and per tool), the single-client median,
-the server's RSS and Chromium's PSS (all its processes) at the end, per client context.
+the server's RSS and Chromium's PSS (all its processes) at the end, per client context, and the CPU each kind of
+process used per second of the run (the server's Python process, Playwright's Node driver, Chromium): on 2 CPUs a
+sum near 2 means the machine, not a lock, is what clients wait for.
 
 Usage: ``python -m bench.concurrency [--clients 20] [--seconds 120] [--solo 20] [--json FILE]`` (localhost only;
 prints a markdown table). Figures are printed, never asserted.
@@ -17,7 +19,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
+import os
 import re
 import statistics
 import sys
@@ -26,7 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bench.sizing import chromium_pss_mb, http_client, process
+from bench.sizing import chromium_pss_mb, descendants, http_client, process
 from tests.support.fault_pages import serve_fault_pages
 
 __all__ = ["main"]
@@ -67,6 +71,22 @@ def _pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, round(q * len(ordered)) - 1))] if ordered else float("nan")
 
 
+def cpu_seconds(root: int) -> dict[str, float]:
+    """CPU seconds (user + system) used so far by the server process ``root`` and its descendants, by kind:
+    ``server`` (the Python process), ``driver`` (Playwright's Node driver), ``browser`` (every Chromium process)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    out = {"server": 0.0, "driver": 0.0, "browser": 0.0}
+    for pid in [root, *descendants(root)]:
+        with contextlib.suppress(OSError, IndexError, ValueError):
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            used = (int(fields[11]) + int(fields[12])) / tick
+            exe = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")[0].decode(errors="replace")
+            kind = "server" if pid == root else ("driver" if "node" in exe else "browser" if "chrom" in exe else "")
+            if kind:
+                out[kind] += used
+    return out
+
+
 def _rss_mb(pid: int) -> float:
     m = re.search(r"^VmRSS:\s+(\d+) kB", Path(f"/proc/{pid}/status").read_text(), re.M)
     return int(m.group(1)) / 1024 if m else float("nan")
@@ -81,10 +101,12 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
             solo = Run()
             await _loop(solo, url, site, 0, time.monotonic() + args.solo)
             many = Run()
+            cpu0 = cpu_seconds(server.pid)
             started = time.monotonic()
             until = started + args.seconds
             await asyncio.gather(*(_loop(many, url, site, i, until) for i in range(args.clients)))
             elapsed = time.monotonic() - started
+            cpu1 = cpu_seconds(server.pid)
             rss = _rss_mb(server.pid)
             pss = chromium_pss_mb(server.pid)
     solo_times = [t for _, t, ok, _ in solo.calls if ok]
@@ -101,6 +123,7 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
         "perTool": {k: {"p50": round(_pct(v, 0.5), 3), "p95": round(_pct(v, 0.95), 3)} for k, v in per_tool.items()},
         "serverRssMb": round(rss, 1), "chromiumPssMb": round(pss, 1),
         "chromiumPssMbPerClient": round(pss / max(1, args.clients), 1),
+        "cpuSecondsPerSecond": {k: round((cpu1[k] - cpu0[k]) / elapsed, 2) for k in cpu0},
     }
 
 
@@ -117,6 +140,8 @@ def markdown(r: dict[str, Any]) -> str:
         *((f"{tool} p50 / p95 (s)", f"{v['p50']:.3f} / {v['p95']:.3f}") for tool, v in r["perTool"].items()),
         ("server RSS (MB)", f"{r['serverRssMb']:,.0f}"),
         ("Chromium PSS (MB; per client)", f"{r['chromiumPssMb']:,.0f} ({r['chromiumPssMbPerClient']:,.0f})"),
+        ("CPU s per s: server / driver / browser",
+         " / ".join(f"{r['cpuSecondsPerSecond'][k]:.2f}" for k in ("server", "driver", "browser"))),
     ]
     return "| figure | value |\n|---|---:|\n" + "\n".join(f"| {k} | {v} |" for k, v in rows)
 

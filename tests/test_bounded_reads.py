@@ -55,7 +55,9 @@ def test_loading_note_and_field():
     assert note.startswith("page still loading: 1,234 elements so far")
     assert partial_fields(1_234, 0, loading=True) == {"elementsRead": 1_234, "elementsLeft": 0, "loading": True}
     more = partial_note(5_000, 9_000, loading=False)
-    assert "about 5,000 more elements not read" in more
+    assert "about 5,000 more elements not read" in more and "list" not in more
+    inside = partial_note(5_000, 9_000, loading=False, siblings_left=2_400)
+    assert "2,400 of them further items of the list where it stopped" in inside
 
 
 def test_cut_fits_the_budget_exactly_counted():

@@ -82,6 +82,7 @@ async def test_huge_page_snapshot_and_text_are_bounded_and_labelled(site):
             assert meta["partial"]["elementsLeft"] > 100_000, meta["partial"]
             assert any("more elements not read" in n for n in meta["notes"]), meta.get("notes")
             assert "more elements not read" in text
+            assert "further items of the list where it stopped" in text  # the rest of the rows, counted
             assert FOOTER_TEXT not in text  # the end of the page was never walked
             # the estimate scales what was rendered from the part read up to the whole page
             assert meta["fullTokens"] > result_tokens(got) or meta["fullLength"] > len(text), meta

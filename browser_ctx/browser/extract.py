@@ -271,6 +271,8 @@ class PageRead:
         complete: the walk reached the end of the document (``False``: it stopped at ``max_chars``).
         rest: for a read that stopped early, a hash of the text and form values of the whole document (what
             was not collected included), for the page fingerprint; ``""`` for a complete read.
+        siblings_left: for a read that stopped early, the most element siblings left unread in one parent on
+            the walk's way out (the rest of the list or run it stopped in); 0 for a complete read.
     """
 
     html: str
@@ -280,6 +282,7 @@ class PageRead:
     walked: int
     complete: bool
     rest: str = ""
+    siblings_left: int = 0
 
     @property
     def elements_left(self) -> int:
@@ -315,7 +318,8 @@ async def extract_page(frame: Frame, *, frame_ids: FrameIds, max_chars: int = 0,
     return PageRead(html=html, version=version if isinstance(version, str) else None,
                     loading=facts.get("readyState", "complete") != "complete",
                     elements=int(facts.get("elements") or 0), walked=int(facts.get("walked") or 0),
-                    complete=not facts.get("stopped"), rest=str(facts.get("rest") or ""))
+                    complete=not facts.get("stopped"), rest=str(facts.get("rest") or ""),
+                    siblings_left=int(facts.get("siblingsLeft") or 0))
 
 
 def _locator_text(locator: Locator) -> str:

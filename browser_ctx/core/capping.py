@@ -65,15 +65,18 @@ def partial_fields(elements_read: int, elements_left: int, loading: bool) -> dic
     return {"elementsRead": elements_read, "elementsLeft": max(0, elements_left), "loading": loading}
 
 
-def partial_note(elements_left: int, elements: int, loading: bool) -> str:
+def partial_note(elements_left: int, elements: int, loading: bool, siblings_left: int = 0) -> str:
     """Return the note for a result rendered from part of the page ('' for a whole read): how many
-    elements were left unread (an estimate) and whether the page was still loading (one line, no brackets)."""
+    elements were left unread (an estimate), how many of them are the rest of the list or run the read stopped
+    in (``siblings_left``), and whether the page was still loading (one line, no brackets)."""
     parts = []
     if loading:
         parts.append(f"page still loading: {elements:,} elements so far; read again once it has loaded")
     if elements_left > 0:
-        parts.append(f"… about {elements_left:,} more elements not read (the read stops once it has enough for "
-                     "maxTokens); read a part with target")
+        where = (f", {siblings_left:,} of them further items of the list where it stopped" if siblings_left > 1
+                 else "")
+        parts.append(f"… about {elements_left:,} more elements not read{where} (the read stops once it has enough "
+                     "for maxTokens); read a part with target")
     return "; ".join(parts)
 
 

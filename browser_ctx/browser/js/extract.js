@@ -12,7 +12,8 @@
  * unwinds, closing what it opened, and counts what it left instead of serialising it); {withFacts: true}
  * (with withCounter) returns [HTML, last ref number, facts], facts = {version (as versionOnly), readyState,
  * elements (all elements under the root, light DOM), walked (elements visited), stopped (maxChars reached),
- * rest (when stopped: a hash of the text and form values of everything under the root, else '')}.
+ * rest (when stopped: a hash of the text and form values of everything under the root, else ''), siblingsLeft
+ * (the most element siblings left unread in one parent on the walk's way out: the rest of a long list)}.
  *
  * State kept on window.__browserCtx (one per document):
  *   refs: Map N -> WeakRef(element); ids: WeakMap element -> N; n: last N used;
@@ -57,6 +58,7 @@
   const limit = opts.maxChars > 0 ? opts.maxChars : 0;
   let stopped = false;
   let walked = 0;
+  let siblingsLeft = 0;     /* elements left unread among the siblings where the walk stopped */
   /* when the walk stopped early: a hash (FNV-1a) of everything under the root, text and form values (hidden
      parts too), so the page fingerprint still sees a change in what was not collected */
   const restHash = () => {
@@ -72,7 +74,7 @@
   };
   const facts = () => ({ version: performance.timeOrigin + ':' + bc.version + ':' + location.href,
     readyState: doc.readyState, elements: root ? 1 + root.getElementsByTagName('*').length : 0, walked, stopped,
-    rest: stopped ? restHash() : '' });
+    rest: stopped ? restHash() : '', siblingsLeft });
   /* nodes whose semantics Python asks of Chromium's accessibility tree (opts.axToken, see
      browser_ctx/browser/semantics.py): each is marked data-ax="<index in axKept>" before its data-name,
      and the list is left on the registry (bc.axKept, read once) under the token */
@@ -456,7 +458,12 @@
     let pre = -1;
     for (let i = 0; i < kids.length; i++) {
       if (limit && !stopped && outLen >= limit) stopped = true;
-      if (stopped) break;     /* enough for the budget: the rest is counted (facts.elements), not serialised */
+      if (stopped) {          /* enough for the budget: the rest is counted (facts.elements), not serialised */
+        let left = 0;         /* the longest run of siblings left unread, on the way out of the walk */
+        for (let j = i; j < kids.length; j++) if (kids[j].nodeType === 1) left += 1;
+        if (left > siblingsLeft) siblingsLeft = left;
+        break;
+      }
       const c = kids[i];
       const t = c.nodeType;
       if (t === 1) walk(c, measure);

@@ -66,7 +66,7 @@ def _say_partial(call: ToolCall, read: PageRead) -> dict[str, Any] | None:
     to the call's result and return the :data:`PARTIAL_KEY` field; else ``None``."""
     partial = partial_fields(read.walked, read.elements_left, read.loading)
     if partial is not None:
-        call.session.add_note(partial_note(read.elements_left, read.elements, read.loading))
+        call.session.add_note(partial_note(read.elements_left, read.elements, read.loading, read.siblings_left))
     return partial
 
 
