@@ -138,6 +138,14 @@ async def test_transient_ui_is_reported_once(site: str) -> None:
         again = await s.call_tool("browser_text", {"force": True})
         assert "Shown and gone" not in result_text(again)
 
+        # Every frame, and every new document (the journal is an init script of the context).
+        await s.call_tool("browser_navigate", {"url": f"{site}/verify/framed.html"})
+        await s.call_tool("browser_evaluate", {"function": "() => { document.querySelector('iframe')"
+                                                           ".contentDocument.getElementById('save').click(); }"})
+        await anyio.sleep(1.2)
+        snap = result_text(await s.call_tool("browser_snapshot", {}))
+        assert re.search(r'Shown and gone: toast "Saved after retry" in frame f\d+ \(', snap), snap
+
 
 SHOP = "apps/shop/dist/index.html"
 
