@@ -296,6 +296,9 @@ async def test_walk_takes_names_states_and_values_from_chromium(page, site) -> N
     assert 'dialog "Terms of service":' in snapshot
     assert 'textbox "Search orders"' in snapshot
     assert not await page.evaluate("window.__browserCtx.axKept")  # read once: no node kept alive
+    await page.goto(f"{site}/semantics/text-hygiene.html", wait_until="load")
+    html = await extract_frame(page.main_frame, frame_ids=FrameIds())
+    assert 'data-name="Delete"' in html  # Chromium says "DELETE" (CSS text-transform); the page says "Delete"
 
 
 async def test_walk_names_in_frames_of_every_kind(page, site) -> None:

@@ -73,3 +73,12 @@ def test_join_adds_invalid_and_custom_control_values_only_where_the_walker_had_n
     assert '<input data-name="Full name" aria-invalid="true" data-ref="e2" type="text" data-value="Ada">' in out
     assert '<input data-name="Password" data-ref="e3" type="password" data-filled="yes">' in out
     assert '<a href="/a" data-name="a" data-ref="e4">' in out
+
+
+def test_join_keeps_the_page_casing_when_only_css_text_transform_differs() -> None:
+    html = ('<button data-ax="0" data-name="Place order" data-ref="e1"></button>'
+            '<button data-ax="1" data-name="Save" data-ref="e2"></button>')
+    answers = [NodeSemantics(role="button", name="PLACE ORDER"), NodeSemantics(role="button", name="SAVE DRAFT")]
+    out = semantics.join_semantics(html, answers)
+    assert '<button data-name="Place order" data-ref="e1">' in out
+    assert '<button data-name="SAVE DRAFT" data-ref="e2">' in out

@@ -28,6 +28,7 @@ iframe, whose nodes live in that session only); the caller owns and detaches the
 from __future__ import annotations
 
 import asyncio
+import html
 import re
 import secrets
 from collections.abc import Mapping, Sequence
@@ -487,9 +488,12 @@ def _joined(tag: str, mark: re.Match[str], answers: Sequence[NodeSemantics | Non
     """Return what replaces one ``data-ax`` marker (and the walker's name after it) inside start tag ``tag``."""
     index = int(mark.group(1))
     answer = answers[index] if index < len(answers) else None
+    walker = mark.group(2) or ""
     if answer is None or answer.ignored:
-        return mark.group(2) or ""
+        return walker
     out = _attribute("data-name", answer.name, max_name_chars)
+    if walker and html.unescape(out).casefold() == html.unescape(walker).casefold():
+        out = walker  # the same name but for case: CSS text-transform, which the walker's copy does not have
     if answer.invalid and " aria-invalid=" not in tag:
         out += ' aria-invalid="true"'
     if answer.value and answer.role in VALUE_ROLES and " data-value=" not in tag and " data-filled=" not in tag:
@@ -506,7 +510,9 @@ def join_semantics(html: str, answers: Sequence[NodeSemantics | None], max_name_
     Chromium does not ignore gets, in its place:
 
     - ``data-name``: Chromium's accessible name (whitespace collapsed, at most ``max_name_chars``
-      characters, ending in ``…`` when cut; no attribute when the name is empty);
+      characters, ending in ``…`` when cut; no attribute when the name is empty). Chromium applies CSS
+      ``text-transform`` to names ("PLACE ORDER"); when its name and the walker's differ only in case, the
+      walker's casing (the page's text) is kept, so names match what action records and verify say;
     - ``aria-invalid="true"`` when Chromium says the node is invalid (``aria-invalid``, or a native
       field that failed validation), unless the tag has one;
     - ``data-value``: Chromium's value (at most ``max_value_chars`` characters) for the roles of
