@@ -27,7 +27,7 @@ __all__ = ["TOOLS", "SINCE_FINGERPRINT"]
 
 #: Schema of ``since`` on the reads: a fingerprint from an earlier read with the same arguments; the
 #: pipeline then answers only what changed since that read.
-SINCE_FINGERPRINT = {"type": "string", "description": "Fingerprint of an earlier read: only what changed"}
+SINCE_FINGERPRINT = {"type": "string", "description": "Earlier fingerprint: send only changes"}
 
 
 async def _journal_note(call: ToolCall, tab: Tab) -> None:
