@@ -6,6 +6,7 @@ from __future__ import annotations
 from browser_ctx.core.delta import diff_renderings, render_delta
 from browser_ctx.core.fingerprint import ReadHistory, page_fingerprint, result_fingerprint
 from browser_ctx.core.journal import parse_entries, render_gone
+from browser_ctx.core.record import ActionRecord, render_record
 
 ROWS = """\
 grid "Orders"
@@ -107,3 +108,11 @@ def test_a_scrolled_virtual_list_reports_the_rows_now_visible() -> None:
     out = render_delta(diff_renderings(before, after))
     assert out == ('rows now visible (10, 10 no longer shown): row: 1026 | Customer 1026 | button "Delete" [e1026] '
                    '… row: 1035 | Customer 1035 | button "Delete" [e1035]'), out
+
+
+def test_the_record_carries_the_shown_and_gone_line_before_the_delta() -> None:
+    line = render_gone(parse_entries({"entries": [{"role": "toast", "text": "Order placed", "ms": 1500}]})[0])
+    text = render_record(ActionRecord(action='Clicked "Place order" [e9]', shown_and_gone=line,
+                                      delta='+ "Last order: Ada"'))
+    assert text.splitlines() == ['Clicked "Place order" [e9].', 'Shown and gone: toast "Order placed" (1.5 s)',
+                                 '+ "Last order: Ada"']
