@@ -314,9 +314,11 @@ class BrowserSession:
         log.info("launched %s (%s)", executable, self._browser.version if self._browser else "persistent")
 
     def _tab_count(self) -> int:
-        """Tabs open plus pages the browser opened that are not adopted yet (each counted once)."""
+        """Tabs this session opened plus pages the browser opened that are not adopted yet (each counted
+        once); the user's own tabs of a ``--cdp-endpoint`` browser do not count against :data:`TAB_CAP`."""
         adopted = {id(t.page) for t in self._tabs}
-        return len(adopted) + sum(1 for p in self._arriving if id(p) not in adopted)
+        mine = sum(1 for t in self._tabs if t.page not in self._kept_pages)
+        return mine + sum(1 for p in self._arriving if id(p) not in adopted)
 
     async def _adopt_arriving(self, page: Page) -> None:
         try:
@@ -478,7 +480,7 @@ class BrowserSession:
         """
         context = await self._ensure_context()
         if self._tab_count() >= TAB_CAP:
-            raise InvalidArgument(f"This session already has {len(self._tabs)} tabs (the cap is {TAB_CAP}); close "
+            raise InvalidArgument(f"This session already has {self._tab_count()} tabs (the cap is {TAB_CAP}); close "
                                   "one with browser_tabs close, then open a new one.")
         page = await context.new_page()
         tab = await self._adopt(page)
