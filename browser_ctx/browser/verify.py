@@ -254,7 +254,11 @@ async def _value_check(loc: Locator, value: str, timeout: float) -> None:
     """Auto-waiting value check: a native input/textarea/select through Playwright's ``to_have_value`` (a
     select's option value); any other widget (custom select, combobox, contenteditable editor) by the
     value it shows (:func:`browser_ctx.browser.choose.widget_state`), polled every :data:`TEXT_POLL_MS`."""
-    state = await widget_state(loc.first, STATE_TIMEOUT_MS)
+    try:
+        state = await widget_state(loc.first, STATE_TIMEOUT_MS)
+    except PlaywrightError:  # not there (yet): Playwright's check waits for it and reports what it found
+        await expect(loc).to_have_value(value, timeout=timeout)
+        return
     if state.tag in ("input", "textarea") and not (state.role == "combobox" and not state.text) \
             or state.tag == "select":
         if state.tag == "select" and _same_value(state, value):
@@ -267,4 +271,7 @@ async def _value_check(loc: Locator, value: str, timeout: float) -> None:
         if loop.time() >= deadline:
             raise AssertionError(value)
         await asyncio.sleep(TEXT_POLL_MS / 1000)
-        state = await widget_state(loc.first, STATE_TIMEOUT_MS)
+        try:
+            state = await widget_state(loc.first, STATE_TIMEOUT_MS)
+        except PlaywrightError as exc:  # the widget went away while polled: a mismatch, reported with its state
+            raise AssertionError(value) from exc
