@@ -65,7 +65,7 @@ async def test_a_popup_storm_is_capped_and_reported(site: str):
         await c.call("browser_navigate", CALL_MS / 1000 - MARGIN_S, url=f"{site}/hostile/popups.html")
         pattern = re.compile(rf"Closed (\d+) popups? the page opened beyond the cap of {TAB_CAP} tabs")
         for _ in range(5):  # popups still arriving: each is set up by Playwright, then adopted or closed
-            await c.call("browser_wait_for", NAV_MS / 1000, time=1)
+            await c.call("browser_wait_for", CALL_MS / 1000 - MARGIN_S, time=1)
             listing = result_text(await c.call("browser_tabs", 5, action="list"))
             tabs = re.findall(r"^- \d+:", listing, re.M)
             closed = sum(int(n) for n in pattern.findall("\n".join(c.texts)))

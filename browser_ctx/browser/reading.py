@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 from typing import Any, NamedTuple, TypeVar
 from urllib.parse import urlsplit
 
-from playwright.async_api import CDPSession, Page, Request
+from playwright.async_api import CDPSession, Page, Request, Response
 from playwright.async_api import Error as PlaywrightError
 
 from .._errors import (
@@ -140,7 +140,7 @@ async def _load(tab: Tab, url: str, settings: Settings, dialogs: DialogCenter | 
     page = tab.page
     timeout = settings.timeouts.navigation_ms
     try:
-        response = await page.goto(url, wait_until="domcontentloaded", timeout=timeout)
+        response = await _goto(page, url, timeout)
     except PlaywrightError as exc:  # translated below
         if AUTH_REFUSED in str(exc):  # Playwright answered a challenge and the server refused the answer
             error: BrowserCtxError = auth_required(401, await _challenge(tab, url), url, credentials_given=given)
@@ -398,6 +398,20 @@ async def _wait_for_new_document(page: Page, origin: float | None, watch_ms: flo
 
 #: Shortest wait (ms) for a document's facts while the watch window is nearly over.
 NAVIGATION_POLL_MS = 250
+
+
+async def _goto(page: Page, url: str, timeout: float) -> Response | None:
+    """``page.goto(url)`` up to DOMContentLoaded. When the page's own navigation (a script moving it every
+    50 ms) aborts ours (``net::ERR_ABORTED`` while the page went somewhere else by itself), its scripts are
+    stopped, it is left for ``about:blank``, and the load is tried once more. Raises what ``goto`` raises."""
+    before = page.url
+    try:
+        return await page.goto(url, wait_until="domcontentloaded", timeout=timeout)
+    except PlaywrightError as exc:
+        moved_by_itself = page.url not in (before, url) and not page.url.startswith("chrome-error:")
+        if "net::ERR_ABORTED" not in str(exc) or not moved_by_itself or not await _leave_wedged_page(page):
+            raise
+    return await page.goto(url, wait_until="domcontentloaded", timeout=timeout)
 
 
 #: A dialog answered this recently (s) before a navigation means the page may be opening them non-stop
