@@ -543,29 +543,21 @@ class SessionLimit:
     """ASGI middleware: an MCP ``initialize`` (a POST to ``/mcp`` without ``Mcp-Session-Id``) past
     ``limit`` open protocol sessions gets ``503`` with ``Retry-After`` and a one-line JSON-RPC error.
 
-    Openings still in flight count against the limit too, so clients arriving at once all get this answer;
-    the SDK's own limit (the same number) stays as a backstop, and its ``503`` gets ``Retry-After`` here too.
+    Openings pass one at a time (each holds a lock from the check until the SDK answers, by which time it
+    has registered the session, a few milliseconds), so clients arriving at once are counted exactly and all
+    get this answer; the SDK's own limit (the same number) stays as a backstop, and its ``503`` gets
+    ``Retry-After`` here too.
     """
 
     def __init__(self, app: ASGIApp, limit: int, count: Callable[[], int]) -> None:
         self.app = app
         self.limit = limit
         self.count = count
-        self._opening = 0  # initialize requests passed on whose session the SDK may not have registered yet
+        self._opening = asyncio.Lock()  # held by the one initialize between our check and the SDK's answer
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or scope.get("path") != MCP_PATH:
             await self.app(scope, receive, send)
-            return
-        opening = scope.get("method") == "POST" and not any(name == b"mcp-session-id"
-                                                             for name, _ in scope.get("headers", ()))
-        if opening and self.count() + self._opening >= self.limit:
-            log.warning("refused a new MCP session: %d are open (--max-sessions %d)", self.count(), self.limit)
-            body = {"jsonrpc": "2.0", "id": None, "error": {"code": -32000, "message": (
-                f"This server is at its limit of {self.limit} sessions (--max-sessions); retry in {RETRY_AFTER_S} s "
-                "or use another server.")}}
-            await JSONResponse(body, status_code=503, headers={"Retry-After": str(RETRY_AFTER_S)})(
-                scope, receive, send)
             return
 
         async def send_with_retry_after(message: Message) -> None:
@@ -574,24 +566,36 @@ class SessionLimit:
                                                   (b"retry-after", str(RETRY_AFTER_S).encode())]}
             await send(message)
 
+        opening = scope.get("method") == "POST" and not any(name == b"mcp-session-id"
+                                                             for name, _ in scope.get("headers", ()))
         if not opening:
             await self.app(scope, receive, send_with_retry_after)
             return
-        pending = True  # until the SDK answers, which it does after registering the session
-
-        async def send_opening(message: Message) -> None:
-            nonlocal pending
-            if pending and message["type"] == "http.response.start":
-                pending = False
-                self._opening -= 1
-            await send_with_retry_after(message)
-
-        self._opening += 1
+        await self._opening.acquire()
+        held = True
         try:
+            if self.count() >= self.limit:
+                log.warning("refused a new MCP session: %d are open (--max-sessions %d)", self.count(), self.limit)
+                body = {"jsonrpc": "2.0", "id": None, "error": {"code": -32000, "message": (
+                    f"This server is at its limit of {self.limit} sessions (--max-sessions); retry in "
+                    f"{RETRY_AFTER_S} s or use another server.")}}
+                self._opening.release()
+                held = False
+                await JSONResponse(body, status_code=503, headers={"Retry-After": str(RETRY_AFTER_S)})(
+                    scope, receive, send)
+                return
+
+            async def send_opening(message: Message) -> None:
+                nonlocal held
+                if held and message["type"] == "http.response.start":  # the SDK registered the session by now
+                    self._opening.release()
+                    held = False
+                await send_with_retry_after(message)
+
             await self.app(scope, receive, send_opening)
         finally:
-            if pending:
-                self._opening -= 1
+            if held:
+                self._opening.release()
 
 
 class AccessLog:
