@@ -157,6 +157,7 @@ async def _load(tab: Tab, url: str, settings: Settings, dialogs: DialogCenter | 
     if response is not None:
         chain.extend(await _server_hops(response.request))
         first = await _document(page, min(settings.timeouts.read_ms / 1000, CLIENT_REDIRECT_S))
+        first = None if first is _BUSY else first
     try:
         await page.wait_for_load_state("load", timeout=min(timeout, LOAD_WAIT_MS))
     except PlaywrightError:  # slow subresources are reported, not fatal
@@ -165,7 +166,7 @@ async def _load(tab: Tab, url: str, settings: Settings, dialogs: DialogCenter | 
     if response is not None:
         # The document now (waiting out one that is being replaced, as after a meta refresh of 0 s).
         facts = await _wait_for_new_document(page, None, CLIENT_REDIRECT_WATCH_MS, settings)
-        if facts is not None and _defragged(facts.nav_url) != _defragged(response.url):
+        if facts is not None and facts is not _BUSY and _defragged(facts.nav_url) != _defragged(response.url):
             # The document goto() loaded was replaced while it loaded: list every page passed through.
             chain.extend(_hops_between(tab, response.url, status, facts.nav_url, reasons,
                                        _left_by(first, response.url)))
@@ -180,6 +181,11 @@ async def _load(tab: Tab, url: str, settings: Settings, dialogs: DialogCenter | 
 _REASONS = {"metaTagRefresh": "meta refresh", "httpHeaderRefresh": "Refresh header", "scriptInitiated": "script",
             "formSubmissionGet": "form submission", "formSubmissionPost": "form submission",
             "anchorClick": "link click", "reload": "reload"}
+
+
+#: The longest wait (s) for each step of the navigation-reasons CDP session (open, enable, detach): a
+#: renderer stuck in a script never answers them.
+CDP_WAIT_S = 1.0
 
 
 class _NavigationReasons:
@@ -199,18 +205,20 @@ class _NavigationReasons:
             self.by_url[_defragged(str(params["url"]))] = _REASONS.get(reason, reason or "client redirect")
 
     async def __aenter__(self) -> _NavigationReasons:
-        try:
-            self._cdp = await self._page.context.new_cdp_session(self._page)
+        try:  # a renderer stuck in a script answers neither: then hops are named without it
+            self._cdp = await asyncio.wait_for(self._page.context.new_cdp_session(self._page), CDP_WAIT_S)
             self._cdp.on("Page.frameRequestedNavigation", self._on_request)
-            await self._cdp.send("Page.enable")
-        except PlaywrightError as exc:  # no CDP here, or the page closed: hops are named without it
+            await asyncio.wait_for(self._cdp.send("Page.enable"), CDP_WAIT_S)
+        except (PlaywrightError, TimeoutError) as exc:  # no CDP here, the page closed, or busy
             log.debug("no CDP session for navigation reasons: %s", one_line(str(exc), 120))
         return self
 
     async def __aexit__(self, *_exc: object) -> None:
         if self._cdp is not None:
-            with contextlib.suppress(PlaywrightError):  # the page or session is gone already: nothing to close
-                await self._cdp.detach()
+            # Gone already, or a renderer stuck in a script never answers the detach: the session then
+            # closes with the page; nothing is left listening that matters.
+            with contextlib.suppress(PlaywrightError, TimeoutError):
+                await asyncio.wait_for(self._cdp.detach(), CDP_WAIT_S)
 
 
 #: The network error Chromium gives when the credentials sent for an HTTP challenge were refused.
@@ -306,12 +314,19 @@ class _Document(NamedTuple):
     scripted: bool  # an inline script mentions `location`: it may move the page on a timer
 
 
+#: What :func:`_document` returns for a page too busy to answer (an endless script).
+_BUSY = _Document(-1.0, "", "", None, None, False)
+
+
 async def _document(page: Page, timeout_s: float) -> _Document | None:
-    """The facts of the page's current document, or ``None`` when it does not answer within
-    ``timeout_s`` s (navigating, busy or closed)."""
+    """The facts of the page's current document; ``None`` when it cannot answer (navigating, closed);
+    :data:`_BUSY` when it does not answer within ``timeout_s`` s (a script keeps it busy: it is not
+    going anywhere by itself, and waiting longer for it would only spend the call's time)."""
     try:
         got = await asyncio.wait_for(page.main_frame.evaluate(script("document_facts")), timeout_s)
-    except (PlaywrightError, TimeoutError):  # navigating already, busy or closed
+    except TimeoutError:
+        return _BUSY
+    except PlaywrightError:  # navigating already, or closed
         return None
     if not isinstance(got, dict):
         return None
@@ -343,7 +358,7 @@ async def follow_client_redirect(tab: Tab, nav: NavigationResult, settings: Sett
     left_url = facts.url if facts is not None else nav.url
     clock = asyncio.get_running_loop()
     deadline = clock.time() + FOLLOW_BUDGET_MS / 1000
-    for hop in range(MAX_CLIENT_HOPS + 1):
+    for hop in range(MAX_CLIENT_HOPS + 1 if facts is not _BUSY else 0):  # a busy page goes nowhere
         due = facts is not None and facts.refresh is not None and facts.refresh <= CLIENT_REDIRECT_S
         watch_ms: float = CLIENT_REDIRECT_WATCH_MS if facts is None or facts.scripted else QUIET_WATCH_MS
         watch_ms += facts.refresh * 1000 if due and facts and facts.refresh else 0
@@ -363,7 +378,8 @@ async def follow_client_redirect(tab: Tab, nav: NavigationResult, settings: Sett
         if hop == MAX_CLIENT_HOPS - 1:
             notes.append(f"stopped following the page after {MAX_CLIENT_HOPS} client-side redirects")
             break
-    title = await page_title(tab, settings)
+    # A page stuck in a script would not give its title either: the read that follows reports it.
+    title = "" if facts is _BUSY else await page_title(tab, settings)
     return NavigationResult(page.url, status, title, tuple(notes), tuple(chain), nav.dialogs)
 
 
@@ -381,12 +397,15 @@ async def _wait_for_new_document(page: Page, origin: float | None, watch_ms: flo
     deadline = loop.time() + watch_ms / 1000
     while True:
         facts = await _document(page, max(NAVIGATION_POLL_MS / 1000, deadline - loop.time()))
+        if facts is _BUSY:  # an endless script: it is not navigating
+            return None
         if facts is not None and (origin is None or facts.origin != origin):
             try:
                 await page.wait_for_load_state("load", timeout=REDIRECT_LOAD_WAIT_MS)
             except PlaywrightError as exc:  # still loading: read it as it is
                 log.debug("client redirect not loaded: %s", one_line(str(exc), 120))
-            return await _document(page, settings.timeouts.read_ms / 1000) or facts
+            loaded = await _document(page, min(settings.timeouts.read_ms / 1000, CLIENT_REDIRECT_S))
+            return loaded if loaded is not None and loaded is not _BUSY else facts
         left_ms = (deadline - loop.time()) * 1000
         if left_ms <= 0:
             return None
