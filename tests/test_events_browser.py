@@ -368,7 +368,7 @@ async def test_paging_with_the_cursor_reaches_every_entry(site):
         seen: list[str] = []
         since = None
         for _ in range(12):
-            args = {} if since is None else {"since": since}
+            args: dict[str, int] = {} if since is None else {"since": since}
             result = await t.call("browser_console_messages", **args)
             text = result_text(result)
             names = re.findall(r"failure ([A-Z]{2}) ", text)

@@ -27,8 +27,14 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 from mcp.shared.exceptions import MCPError
 
-from browser_ctx.server.http import (HttpOptions, check_bind, check_sdk, default_max_sessions, sdk_idle_timeout,
-                                     security_settings)
+from browser_ctx.server.http import (
+    HttpOptions,
+    check_bind,
+    check_sdk,
+    default_max_sessions,
+    sdk_idle_timeout,
+    security_settings,
+)
 from tests.support.client import TEST_SERVER_ARGS, result_text
 from tests.test_faults import alive, chromium_below, processes_using, profiles_of
 

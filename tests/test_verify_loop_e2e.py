@@ -143,8 +143,8 @@ async def test_transient_ui_is_reported_once(site: str) -> None:
         await s.call_tool("browser_evaluate", {"function": "() => { document.querySelector('iframe')"
                                                            ".contentDocument.getElementById('save').click(); }"})
         await anyio.sleep(1.2)
-        snap = result_text(await s.call_tool("browser_snapshot", {}))
-        assert re.search(r'Shown and gone: toast "Saved after retry" in frame f\d+ \(', snap), snap
+        framed = result_text(await s.call_tool("browser_snapshot", {}))
+        assert re.search(r'Shown and gone: toast "Saved after retry" in frame f\d+ \(', framed), framed
 
 
 SHOP = "apps/shop/dist/index.html"
