@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import Awaitable
 from dataclasses import dataclass, replace
 from typing import Any, NamedTuple, TypeVar
@@ -130,6 +131,9 @@ async def navigate(tab: Tab, url: str, settings: Settings, dialogs: DialogCenter
     given = settings.launch.http_credentials is not None or without_credentials(url) != url
     if dialogs is not None and dialogs.opened_within(DIALOG_STORM_S) and await _leave_wedged_page(page):
         notes.append("the page was opening dialogs non-stop; its scripts were stopped to leave it")
+    elif _navigating_by_itself(tab) and await _leave_wedged_page(page):
+        # Its next self-navigation could otherwise land after ours and be followed as a redirect of ours.
+        notes.append("the page was navigating by itself non-stop; its scripts were stopped to leave it")
     async with _NavigationReasons(page) as reasons:
         return await _load(tab, url, settings, dialogs, notes, before, given, mark, reasons.by_url)
 
@@ -436,6 +440,20 @@ async def _goto(page: Page, url: str, timeout: float) -> Response | None:
 #: A dialog answered this recently (s) before a navigation means the page may be opening them non-stop
 #: (``setInterval(alert, 10)``): Chromium then never starts the navigation, so the page is left first.
 DIALOG_STORM_S = 0.5
+#: A page that started this many documents of its own within :data:`SELF_NAVIGATION_WINDOW_S` seconds
+#: (``location`` set every 50 ms) is left for ``about:blank`` with its scripts stopped before a navigation.
+SELF_NAVIGATIONS = 3
+SELF_NAVIGATION_WINDOW_S = 1.0
+
+
+def _navigating_by_itself(tab: Tab) -> bool:
+    """Whether the tab's page keeps replacing its own document (from the capture's sections: one per
+    main-frame document, with its start time)."""
+    since = time.time() - SELF_NAVIGATION_WINDOW_S
+    recent = sum(1 for section in tab.events.sections.values() if section.started >= since)
+    return recent >= SELF_NAVIGATIONS
+
+
 #: The longest wait (ms) to leave such a page for ``about:blank`` with its scripts stopped.
 LEAVE_WAIT_MS = 5_000
 
