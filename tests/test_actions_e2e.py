@@ -279,6 +279,10 @@ async def test_rerendered_list_old_refs_are_stale(slow_drv: Driver) -> None:
     # The server runs with a 30 s action timeout here: a stale ref fails without waiting for it.
     assert time.monotonic() - t0 < 15, "a stale ref must fail at once, not time out"
     assert err == f"Ref {banana} is stale: its element was removed or the page changed. Take a new browser_snapshot."
+    made_up = await drv.call("browser_click", ok=False, target="e9999")
+    assert re.fullmatch(r"Ref e9999 matches nothing on this page \(refs here go up to e\d+\): it may be mistyped\. "
+                        r"Take a browser_snapshot and use a ref from it\.", made_up), made_up
+    assert "mistyped" in await drv.call("browser_verify", ok=False, target="e9999", text="x")
     assert await drv.call("browser_verify", target="#out", text="Nothing picked") == "PASS"
     assert "stale" in await drv.call("browser_verify", ok=False, target=banana, text="Pick Banana")
     assert await drv.call("browser_verify", target=banana, hidden=True) == "PASS"

@@ -110,6 +110,10 @@ class FrameIds:
                 return frame
         return None
 
+    def highest_ref(self, frame: Frame) -> int:
+        """The highest ref number a read of ``frame`` has handed out so far (0 before any read)."""
+        return self._ref_high.get(frame, 0)
+
     def _forget_detached(self) -> None:
         """Drop bookkeeping for frames that are gone (their ids are never handed out again)."""
         for frame in [f for f in self._ids if f.is_detached()]:

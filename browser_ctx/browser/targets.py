@@ -22,7 +22,8 @@ from . import extract
 from .scripts import script
 from .session import Tab
 
-__all__ = ["locator_for", "describe_element", "describe_matches", "resolve_one", "stale_ref", "DESCRIBE_MATCHES"]
+__all__ = ["locator_for", "describe_element", "describe_matches", "resolve_one", "stale_ref", "missing_ref",
+           "DESCRIBE_MATCHES"]
 
 #: How many matches a "several elements" error describes.
 DESCRIBE_MATCHES = 3
@@ -38,6 +39,19 @@ _DATA_REF = re.compile(r'\sdata-ref="([^"]+)"')
 def stale_ref(ref: str, why: str = "its element was removed or the page changed") -> StaleRefError:
     """Return the error for a ref that matches nothing (``why`` says what happened to it)."""
     return StaleRefError(f"Ref {ref} is stale: {why}. Take a new browser_snapshot.")
+
+
+def missing_ref(tab: Tab, ref: str) -> StaleRefError:
+    """Return the error for a ref that matches nothing in ``tab``: stale, or beyond every ref handed out
+    on this page (mistyped or made up), which the message says apart."""
+    frame = tab.frame_ids.frame_for(tab.page, extract.ref_frame_prefix(ref))
+    high = tab.frame_ids.highest_ref(frame) if frame is not None else 0
+    number = int(ref.strip().rpartition("e")[2])
+    if frame is not None and number > high:
+        so_far = f"refs here go up to {extract.ref_frame_prefix(ref)}e{high}" if high else "no refs were given here yet"
+        return StaleRefError(f"Ref {ref} matches nothing on this page ({so_far}): it may be mistyped. "
+                             "Take a browser_snapshot and use a ref from it.")
+    return stale_ref(ref)
 
 
 def locator_for(tab: Tab, target: str) -> Locator:
@@ -129,7 +143,7 @@ async def resolve_one(tab: Tab, target: str, settings: Settings, *, verb: str = 
         raise translate(exc, action=verb, target=target) from exc
     if n == 0:
         if ref:
-            raise stale_ref(target)
+            raise missing_ref(tab, target)
         raise SelectorError(f"No element matches {target!r} (waited {settings.timeouts.action_ms:.0f} ms). "
                             "Check the selector, or take a browser_snapshot to find a ref.")
     if n > 1:

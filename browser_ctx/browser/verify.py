@@ -22,7 +22,7 @@ from . import extract
 from .choose import WidgetState, widget_state
 from .reading import visible_html
 from .session import Tab
-from .targets import describe_matches, locator_for, stale_ref
+from .targets import describe_matches, locator_for, missing_ref
 
 __all__ = ["visible_lines", "wait_visible_text", "verify", "TEXT_POLL_MS", "VERIFY_MAX_TIMEOUT_MS"]
 
@@ -167,7 +167,7 @@ async def verify(tab: Tab, args: dict[str, Any], settings: Settings) -> str:
         except PlaywrightError as exc:
             raise translate(exc, action="verify", target=target) from exc
         if n == 0 and extract.is_ref(target) and not gone_ok:
-            raise stale_ref(target)
+            raise missing_ref(tab, target)
         if n > 1 and single:
             shown = await describe_matches(loc, n, tab)
             raise SelectorError(f"{target!r} matches {n} elements; checks like text/value/visible need exactly "
