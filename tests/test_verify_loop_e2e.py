@@ -178,3 +178,13 @@ async def test_shop_toast_status_and_modal(site: str) -> None:
         closed = result_text(await s.call_tool("browser_click", {"target": 'role=button[name="Close"]'}))
         assert 'dialog "Terms of service" closed; page behind it shown again' in closed, closed
         assert "\n+ " not in closed, closed
+
+        # A select's own option list opens and goes with it: not a toast.
+        form = result_text(await s.call_tool("browser_snapshot", {}))
+        country = re.search(r'combobox(?: "Country")? [^\n]*?\[(e\d+)\]', form)
+        assert country, form
+        chosen = result_text(await s.call_tool("browser_select_option", {
+            "target": country.group(1), "values": ["Spain"]}))
+        after = chosen + result_text(await s.call_tool("browser_snapshot", {}))
+        assert "Spain" in chosen, chosen
+        assert "Shown and gone" not in after or "Germany" not in after.split("Shown and gone", 1)[1], after

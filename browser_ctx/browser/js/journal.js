@@ -20,6 +20,9 @@
   const regions = new Map();   /* live region element -> {text, since, seen} */
   const LIVE = '[aria-live]:not([aria-live="off"]),[role="status"],[role="alert"],[role="log"]';
   const POPUP = 'dialog,[role="dialog"],[role="alertdialog"],[aria-modal="true"]';
+  /* a widget's own popup (a select's option list, a menu, a date picker's grid) is not a toast: the action that
+     opened it reports it, and it goes when the widget closes */
+  const WIDGET = '[role="listbox"],[role="menu"],[role="tree"],[role="grid"],[role="option"],[role="menuitem"]';
   const now = () => performance.now();
   const squash = (t) => t.replace(/\s+/g, ' ').trim();
   const cut = (t) => (t.length > maxText ? t.slice(0, maxText - 1) + '\u2026' : t);
@@ -79,7 +82,8 @@
     if (node.matches(POPUP)) track(node, node.getAttribute('role') || 'dialog');
     else if (region) track(node, node.getAttribute('role') || (region.getAttribute('role') ? roleOfRegion(region) : 'toast'));
     else if (node.matches(LIVE)) watchRegion(node);
-    else if (styleChecks-- > 0 && squash(node.textContent || '') && getComputedStyle(node).position === 'fixed') {
+    else if (styleChecks-- > 0 && squash(node.textContent || '') && getComputedStyle(node).position === 'fixed'
+             && !node.matches(WIDGET) && !node.querySelector(WIDGET)) {
       track(node, node.getAttribute('role') || 'toast');
     }
     if (node.firstElementChild) {
