@@ -460,3 +460,12 @@ def test_renderers_never_fail_on_tag_soup_and_are_deterministic(pieces):
         assert render(html) == first
         assert "LEAK_SCRIPT" not in first and "LEAK_STYLE" not in first
     outline(html)
+
+
+def test_a_part_of_a_page_has_no_page_line_of_its_own():
+    part = '<form><button data-ref="e3">Send</button><a href="/help">Help</a></form>'
+    whole = render_snapshot(part, url="http://localhost:8000/shop")
+    assert whole.startswith("Page: (untitled) — http://localhost:8000/shop\n"), whole
+    alone = render_snapshot(part, url="http://localhost:8000/shop", page_line=False)
+    assert "Page:" not in alone and 'button "Send" [e3]' in alone, alone
+    assert alone == "\n".join(whole.splitlines()[1:])  # the same lines, links still relative to the page

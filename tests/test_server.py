@@ -83,6 +83,8 @@ async def test_navigate_card_read_on_and_errors(site):
         assert "net::ERR_NAME_NOT_RESOLVED" in err
         still = await s.call_tool("browser_snapshot", {"maxTokens": 300})
         assert "Still Water" in result_text(still)  # the article is still the page
+        part = result_text(await s.call_tool("browser_snapshot", {"target": "h1"}))
+        assert part.count("Page:") == 1 and part.startswith("Page: Still Water"), part
         err = one_line_error(await s.call_tool("browser_snapshot", {"target": "div[[["}))
         assert "div[[[" in err
         err = one_line_error(await s.call_tool("browser_snapshot", {"target": "#no-such-element"}))

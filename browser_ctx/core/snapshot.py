@@ -846,7 +846,8 @@ def _line_chars(text: str) -> int:
     return len(body)
 
 
-def render_snapshot(html: str, *, title: str = "", url: str = "", options: SnapshotOptions = SnapshotOptions()) -> str:
+def render_snapshot(html: str, *, title: str = "", url: str = "", options: SnapshotOptions = SnapshotOptions(),
+                    page_line: bool = True) -> str:
     """Return the condensed summary of a page (format in the module docstring).
 
     Args:
@@ -857,6 +858,8 @@ def render_snapshot(html: str, *, title: str = "", url: str = "", options: Snaps
             out when both ``title`` and ``url`` are empty.
         url: page URL; links on the same origin are shown relative to it.
         options: :class:`SnapshotOptions`.
+        page_line: start with the ``Page: title — url`` line (default ``True``); ``False`` for a part of a
+            page whose caller prints that line once (a targeted snapshot).
 
     Returns:
         Lines joined with ``\\n`` (no trailing newline); deterministic for the same input.
@@ -868,7 +871,7 @@ def render_snapshot(html: str, *, title: str = "", url: str = "", options: Snaps
     r.flush(0)
     lines = _fold_prose(_dedupe_labels(r.lines), options.prose_show)
     out: list[str] = []
-    if title or url:
+    if page_line and (title or url):
         head = "Page: " + (collapse_ws(title) or "(untitled)")
         if url:
             head += " — " + shorten_url(url, limit=200)

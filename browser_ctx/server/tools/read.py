@@ -136,7 +136,7 @@ async def snapshot(call: ToolCall) -> Rendered:
     if target:
         parts = await reading.target_html(tab, target, call.settings)
         total = max(len(parts), await reading.count_matches(tab, target))
-        rendered = [render_snapshot(p, url=page.url) for p in parts]
+        rendered = [render_snapshot(p, url=page.url, page_line=False) for p in parts]
         text = f"Page: {title} — {page.url}\n" + _join_matches(target, rendered, total)
         meta: dict[str, object] = {"matches": total, PAGE_META_KEY: page_fingerprint([str(total), *parts])}
     else:
