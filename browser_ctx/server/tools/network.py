@@ -258,7 +258,7 @@ async def network_request(call: ToolCall) -> Rendered:
                 blocks.append(f"Request body: not available: {body.missing}.")
         if rec.status is not None:
             blocks.append(_headers_block("Response headers", rec.response_headers, "response-headers"))
-        head = scrub("\n".join(blocks))
+        head = "\n".join(blocks)  # each block is scrubbed already; the pipeline scrubs the whole result once more
         remaining = budget - count_tokens(head)
         body_text, body_meta = await _response_body_block(ev, rec, select=select, budget=remaining, part="")
         meta.update(body_meta)
@@ -284,7 +284,7 @@ async def network_request(call: ToolCall) -> Rendered:
     else:
         text, body_meta = await _response_body_block(ev, rec, select=select, budget=budget, part="response-body")
         meta.update(body_meta)
-    return Rendered(scrub(text), meta=meta, tab=tab.id)
+    return Rendered(text, meta=meta, tab=tab.id)  # bodies were scrubbed before rendering; the pipeline scrubs it all
 
 
 async def _response_body_block(ev: EventCapture, rec: RequestRecord, *, select: str | None, budget: int,
