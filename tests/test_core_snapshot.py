@@ -469,3 +469,18 @@ def test_a_part_of_a_page_has_no_page_line_of_its_own():
     alone = render_snapshot(part, url="http://localhost:8000/shop", page_line=False)
     assert "Page:" not in alone and 'button "Send" [e3]' in alone, alone
     assert alone == "\n".join(whole.splitlines()[1:])  # the same lines, links still relative to the page
+
+
+def test_lists_of_up_to_20_choices_are_shown_whole():
+    def listbox(n: int) -> str:
+        items = "".join(f'<div role="option" data-ref="e{i}">Country {i}</div>' for i in range(1, n + 1))
+        return f'<div role="listbox" data-name="Country">{items}</div>'
+
+    six = render_snapshot(listbox(6))
+    assert all(f'"Country {i}" [e{i}]' in six for i in range(1, 7)) and "more similar" not in six, six
+    twenty = render_snapshot(listbox(20))
+    assert '"Country 20" [e20]' in twenty and "more similar" not in twenty, twenty
+    many = render_snapshot(listbox(21))
+    assert "… 18 more similar items" in many, many  # a longer list still folds, and says how many
+    plain = "".join(f'<li><a href="/n{i}">News {i}</a></li>' for i in range(1, 7))
+    assert "more similar items" in render_snapshot(f"<ul>{plain}</ul>")  # other runs fold as before

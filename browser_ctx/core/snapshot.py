@@ -112,6 +112,9 @@ class SnapshotOptions:
         cell_chars: characters kept per table cell. Default 40.
         fold_min: a run of at least this many similar siblings is folded. Default 6.
         fold_show: items shown at the start of a folded run. Default 3.
+        choice_fold_min: a run of choices an agent picks from (ARIA roles option, menuitem, tab, radio,
+            treeitem, gridcell) folds only from this many items (default 21): a list of 20 or fewer
+            is shown whole, so no option it offers is hidden.
         url_limit: maximum length of a shown URL (see ``shorten_url``). Default 60.
         inline_link_urls: also show URLs of links inside running text
             (``[text](e4 → /url)``). Default ``False`` (they show only their ref).
@@ -130,6 +133,7 @@ class SnapshotOptions:
     table_cols: int = 8
     cell_chars: int = 40
     fold_min: int = 6
+    choice_fold_min: int = 21
     fold_show: int = 3
     url_limit: int = 60
     inline_link_urls: bool = False
@@ -144,6 +148,10 @@ _NO_FOLD = frozenset("p h1 h2 h3 h4 h5 h6 pre blockquote hr br dt dd caption leg
 _FIELD_TAGS = frozenset(("input", "select", "textarea"))
 #: Controls shown per table cell; further ones are counted as "(+N more)".
 _CELL_CONTROLS = 3
+#: ARIA roles of the items an agent chooses among; their runs fold later (``choice_fold_min``).
+_CHOICE_ROLES = frozenset({"option", "menuitem", "menuitemcheckbox", "menuitemradio", "tab", "radio", "treeitem",
+                           "gridcell"})
+
 #: Tags that never take part in inline text (folded runs of them become their own line).
 _STRUCTURAL = BLOCK_TAGS | {"img"}
 _CONTAINER_ROLES = {
@@ -412,7 +420,8 @@ class _Renderer:
                         break
                     run.append(j)
                     j += 1
-                if len(run) >= o.fold_min and not any(self.has_field(children[k]) for k in run):
+                limit = o.choice_fold_min if sig[3] in _CHOICE_ROLES else o.fold_min
+                if len(run) >= limit and not any(self.has_field(children[k]) for k in run):
                     hidden = len(run) - o.fold_show
                     inline = child.tag not in _STRUCTURAL
                     for k in range(i, run[o.fold_show - 1] + 1):
