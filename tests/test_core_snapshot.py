@@ -484,3 +484,17 @@ def test_lists_of_up_to_20_choices_are_shown_whole():
     assert "… 18 more similar items" in many, many  # a longer list still folds, and says how many
     plain = "".join(f'<li><a href="/n{i}">News {i}</a></li>' for i in range(1, 7))
     assert "more similar items" in render_snapshot(f"<ul>{plain}</ul>")  # other runs fold as before
+
+
+def test_card_numbers_and_one_time_codes_are_shown_only_as_filled():
+    page = ('<form><input aria-label="Card" autocomplete="cc-number" value="4111 1111 1111 1111">'
+            '<input aria-label="CVC" autocomplete="cc-csc" value="123">'
+            '<input aria-label="Reference" value="4242-4242-4242-4242">'
+            '<input aria-label="Code" autocomplete="one-time-code" value="918273">'
+            '<input aria-label="Order" value="1234567890123">'  # 13 digits, not Luhn-valid: an ordinary value
+            '<input aria-label="Empty card" autocomplete="cc-number"></form>')
+    out = render_snapshot(page)
+    for secret in ("4111", '= "123"', "4242", "918273"):
+        assert secret not in out, out
+    assert out.count("(filled)") == 4 and '"Empty card" (empty)' in out, out
+    assert '= "1234567890123"' in out, out

@@ -152,3 +152,15 @@ async def test_errors_pass_through_the_same_scrubber(site):
                                                            "'s3' + 'cr3t@db.internal, token=' + 'LE' + 'AKTHROWN') }")
         assert thrown.is_error, result_text(thrown)
         assert "postgres://admin:[redacted]@db.internal" in result_text(thrown)
+
+
+async def test_card_numbers_and_one_time_codes_never_reach_a_read(site: str) -> None:
+    async with mcp_session() as s:
+        await s.call_tool("browser_navigate", {"url": f"{site}/semantics/sensitive.html"})
+        outputs = [await s.call_tool(tool, args) for tool, args in (
+            ("browser_snapshot", {"maxTokens": 8000}), ("browser_text", {"format": "text"}),
+            ("browser_snapshot", {"target": "form"}))]
+        seen = "\n".join(result_text(r) + json.dumps(r.structured_content) for r in outputs)
+        for secret in ("4111 1111 1111 1111", "4242424242424242", "918273", "hunter2"):
+            assert secret not in seen, seen
+        assert re.search(r'textbox "Card number" \[e\d+\] \(filled\)', seen), seen

@@ -289,8 +289,9 @@ def _clean_attrs(tag: str, attrs: dict) -> dict[str, str]:
                 out[key] = "data:"
             continue
         out[key] = value
-    if tag == "input" and (out.get("type") or "").lower() == "password":
-        value = out.pop("value", None)
+    if tag == "input" and ((out.get("type") or "").lower() == "password" or _sensitive_field(out)):
+        value = out.pop("value", None) or out.pop("data-value", None)
+        out.pop("data-value", None)
         if "data-filled" not in out:
             out["data-filled"] = "yes" if value else "no"
     return out
@@ -658,6 +659,26 @@ def control_state(node: Node) -> list[str]:
 
 
 # --------------------------------------------------------------------------- serialising
+
+_SENSITIVE_AUTOCOMPLETE = re.compile(r"\b(cc-number|cc-csc|one-time-code)\b", re.I)
+
+
+def _luhn(digits: str) -> bool:
+    total = 0
+    for i, ch in enumerate(reversed(digits)):
+        d = int(ch) * (2 if i % 2 else 1)
+        total += d - 9 if d > 9 else d
+    return total % 10 == 0
+
+
+def _sensitive_field(attrs: dict[str, str]) -> bool:
+    """Whether an input's value is shown only as filled/empty, like a password: a card number or code or a
+    one-time code (by ``autocomplete``), or a Luhn-valid run of 13-19 digits (the same rule as ``extract.js``)."""
+    if _SENSITIVE_AUTOCOMPLETE.search(attrs.get("autocomplete") or ""):
+        return True
+    digits = re.sub(r"[\s-]", "", attrs.get("value") or attrs.get("data-value") or "")
+    return 13 <= len(digits) <= 19 and digits.isdigit() and _luhn(digits)
+
 
 #: Attributes kept when a cleaned tree is serialised back to HTML.
 KEEP_ATTRS = frozenset(

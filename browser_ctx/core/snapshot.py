@@ -220,7 +220,8 @@ class _Renderer:
         if ref:
             parts.append(f"[{ref}]")
         parts.extend(control_state(node))
-        if role == "password" or (node.tag == "input" and (node.attrs.get("type") or "").lower() == "password"):
+        if role == "password" or (node.tag == "input" and ((node.attrs.get("type") or "").lower() == "password"
+                                                          or "data-filled" in node.attrs)):
             filled = (node.attrs.get("data-filled") or "").lower()
             parts.append("(filled)" if filled in ("yes", "true", "1") else "(empty)")
         else:

@@ -115,6 +115,23 @@
                 'aria-disabled'];
   const ARIA_SET = new Set(ARIA);
   const NO_VALUE_TYPES = words('password hidden file checkbox radio submit reset button image');
+  /* a field whose value is shown only as filled/empty, like a password: card number and code, one-time
+     codes (by autocomplete), and any Luhn-valid run of 13-19 digits (a card number in a plain field) */
+  const SENSITIVE_AUTOCOMPLETE = /\b(cc-number|cc-csc|one-time-code)\b/i;
+  const luhn = (digits) => {
+    let sum = 0;
+    for (let i = 0; i < digits.length; i++) {
+      let d = digits.charCodeAt(digits.length - 1 - i) - 48;
+      if (i % 2 === 1) { d *= 2; if (d > 9) d -= 9; }
+      sum += d;
+    }
+    return sum % 10 === 0;
+  };
+  const sensitive = (e) => {
+    if (SENSITIVE_AUTOCOMPLETE.test(e.getAttribute('autocomplete') || '')) return true;
+    const digits = String(e.value || '').replace(/[\s-]/g, '');
+    return /^[0-9]{13,19}$/.test(digits) && luhn(digits);
+  };
   const BUTTON_TYPES = words('submit reset button image');
   const PRUNABLE = words('div span p em strong code abbr time');
 
@@ -488,7 +505,7 @@
       if (e.required) a += ' required';
       if (e.readOnly && !BUTTON_TYPES.has(ty)) a += ' readonly';
       if (e.multiple) a += ' multiple';
-      if (ty === 'password') a += attr('data-filled', e.value ? 'yes' : 'no');
+      if (ty === 'password' || sensitive(e)) a += attr('data-filled', e.value ? 'yes' : 'no');
       else if (!NO_VALUE_TYPES.has(ty) && e.value) a += valueAttr(e.value);
     } else if (tag === 'textarea') {
       const nm = e.getAttribute('name'); if (nm) a += attr('name', nm);
