@@ -50,6 +50,18 @@ async def test_tools_list_names_and_camelcase_params():
         assert tools["browser_navigate"].input_schema["required"] == ["url"]
 
 
+async def test_failed_loads_in_a_row_keep_the_page(site):
+    """Each failed load commits Chromium's error page and goes back: those documents are ours, so a quick
+    run of failed loads must not look like a page navigating by itself (which would be left for about:blank)."""
+    async with mcp_session() as s:
+        assert not (await s.call_tool("browser_navigate", {"url": f"{site}/article.html"})).is_error
+        for _ in range(4):
+            err = one_line_error(await s.call_tool("browser_navigate", {"url": f"http://127.0.0.1:{closed_port()}/"}))
+            assert "net::ERR_CONNECTION_REFUSED" in err
+        still = result_text(await s.call_tool("browser_snapshot", {"maxTokens": 300}))
+        assert "Still Water" in still and "about:blank" not in still, still
+
+
 async def test_navigate_card_read_on_and_errors(site):
     async with mcp_session() as s:
         nav = await s.call_tool("browser_navigate", {"url": f"{site}/article.html"})
