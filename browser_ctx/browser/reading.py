@@ -134,11 +134,8 @@ async def navigate(tab: Tab, url: str, settings: Settings, dialogs: DialogCenter
     elif _navigating_by_itself(tab) and await _leave_wedged_page(page):
         # Its next self-navigation could otherwise land after ours and be followed as a redirect of ours.
         notes.append("the page was navigating by itself non-stop; its scripts were stopped to leave it")
-    try:
-        async with _NavigationReasons(page) as reasons:
-            return await _load(tab, url, settings, dialogs, notes, before, given, mark, reasons.by_url)
-    finally:
-        tab.navigated_at = time.time()
+    async with _NavigationReasons(page) as reasons:
+        return await _load(tab, url, settings, dialogs, notes, before, given, mark, reasons.by_url)
 
 
 async def _load(tab: Tab, url: str, settings: Settings, dialogs: DialogCenter | None, notes: list[str],
@@ -154,6 +151,7 @@ async def _load(tab: Tab, url: str, settings: Settings, dialogs: DialogCenter | 
         else:
             error = translate(exc, action="navigate", url=url, timeout_ms=timeout)
         await _restore(tab, before)
+        tab.navigated_at = time.time()  # the error page and the page gone back to were ours
         raise error from exc
     if response is not None and response.status in (401, 407):
         header = "proxy-authenticate" if response.status == 407 else "www-authenticate"
@@ -451,8 +449,8 @@ SELF_NAVIGATION_WINDOW_S = 1.0
 
 def _navigating_by_itself(tab: Tab) -> bool:
     """Whether the tab's page keeps replacing its own document (from the capture's sections: one per
-    main-frame document, with its start time). Documents our last navigation started (its error page and
-    the page gone back to after a failed load) are not counted."""
+    main-frame document, with its start time). Documents our last failed load started (Chromium's error
+    page and the page gone back to) are not counted."""
     since = max(time.time() - SELF_NAVIGATION_WINDOW_S, tab.navigated_at)
     recent = sum(1 for section in tab.events.sections.values() if section.started >= since)
     return recent >= SELF_NAVIGATIONS

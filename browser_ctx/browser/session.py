@@ -97,8 +97,8 @@ class Tab:
     last_capture_number: int = 0
     #: A file chooser the last action opened and nobody answered yet (``browser_file_upload`` without target).
     file_chooser: FileChooser | None = None
-    #: When (epoch s) our last navigation of this page ended: documents started before it were ours
-    #: (the page, Chromium's error page, the page gone back to), not the page moving by itself.
+    #: When (epoch s) our last failed load of this page was undone: documents started before it were ours
+    #: (Chromium's error page, the page gone back to), not the page moving by itself.
     navigated_at: float = 0.0
 
     def keep(self, key: str, capture: Capture, limit: int) -> None:
