@@ -54,7 +54,7 @@ LOAD_WAIT_MS = 10_000
 CLIENT_REDIRECT_S = 2
 #: After each page of a navigation has loaded, how long (ms) we watch for it to move on by itself (a
 #: script's ``location.replace`` on a timer, a meta refresh added late) before the card describes it,
-#: when one of its inline scripts mentions ``location``…
+#: when one of its inline scripts sets ``location`` (``location.href = …``, ``location.replace(…)``…)…
 CLIENT_REDIRECT_WATCH_MS = 2_000
 #: … and when none does (an app bundle may still move it; most pages stay): the cost every navigation pays.
 QUIET_WATCH_MS = 400
@@ -115,7 +115,7 @@ async def navigate(tab: Tab, url: str, settings: Settings, dialogs: DialogCenter
     """Load ``url`` in ``tab`` up to ``DOMContentLoaded``, wait briefly for ``load``, then follow the page
     where it goes by itself: a ``<meta http-equiv="refresh">`` of 2 s or less, or a script that changes
     ``location`` within :data:`CLIENT_REDIRECT_WATCH_MS` ms of a page's load (:data:`QUIET_WATCH_MS` ms when
-    no inline script mentions ``location``; at most
+    no inline script sets ``location``; at most
     :data:`MAX_CLIENT_HOPS` hops). Server redirects (3xx) and client hops are listed in ``chain``;
     ``status`` is the final document's. ``dialogs`` (the session's) lists what opened during the load.
 
@@ -316,7 +316,7 @@ class _Document(NamedTuple):
     nav_url: str  # the URL the document was loaded from (pushState/replaceState do not change it)
     status: int | None  # the navigation timing entry's responseStatus; None when 0 or unknown
     refresh: float | None  # seconds of a <meta http-equiv=refresh> that moves the page on, or None
-    scripted: bool  # an inline script mentions `location`: it may move the page on a timer
+    scripted: bool  # an inline script sets `location`: it may move the page on a timer
 
 
 #: What :func:`_document` returns for a page too busy to answer (an endless script).
@@ -347,7 +347,7 @@ async def follow_client_redirect(tab: Tab, nav: NavigationResult, settings: Sett
     """Follow the page where it moves by itself after loading.
 
     Each document is watched after its load for :data:`CLIENT_REDIRECT_WATCH_MS` ms when an inline script
-    of it mentions ``location``, else :data:`QUIET_WATCH_MS` ms (plus the delay of
+    of it sets ``location``, else :data:`QUIET_WATCH_MS` ms (plus the delay of
     a ``<meta http-equiv=refresh>`` due within :data:`CLIENT_REDIRECT_S` s). A new document (not a
     ``pushState``/``replaceState`` of the same one) adds a :class:`Hop` to ``nav.chain`` ("meta refresh"
     or "script"; ``reasons``, from :class:`_NavigationReasons`, names it exactly where it has the URL), at

@@ -1,8 +1,11 @@
 // Facts of the main frame's current document, for following client-side redirects: timeOrigin
 // (one per document; unchanged by pushState), the URL now and the one it was loaded from, the HTTP
 // status of the navigation that made it (0 when unknown), the seconds of a meta refresh that moves it on,
-// and whether an inline script of the page mentions `location` (it may move the page on a timer).
+// and whether an inline script of the page sets `location` (`location = …`, `location.href = …`,
+// `location.replace(…)`, `.assign(…)`, `.reload(…)`): it may move the page on a timer. Scripts that only read
+// `location` (analytics: 59 of the 130 corpus pages mention it, 21 set it) do not make a navigation wait.
 (() => {
+  const SETS_LOCATION = /\blocation(?:\.href)?\s*=(?!=)|\blocation\.(?:replace|assign|reload)\s*\(/;
   const nav = performance.getEntriesByType("navigation")[0];
   const meta = document.querySelector('meta[http-equiv="refresh" i]');
   let refresh = null;
@@ -16,6 +19,6 @@
     navUrl: nav ? nav.name : location.href,
     status: nav && typeof nav.responseStatus === "number" ? nav.responseStatus : 0,
     refresh,
-    scripted: Array.prototype.some.call(document.scripts, (s) => !s.src && /\blocation\b/.test(s.text)),
+    scripted: Array.prototype.some.call(document.scripts, (s) => !s.src && SETS_LOCATION.test(s.text)),
   };
 })
