@@ -57,7 +57,7 @@ CLIENT_REDIRECT_S = 2
 #: when one of its inline scripts sets ``location`` (``location.href = …``, ``location.replace(…)``…)…
 CLIENT_REDIRECT_WATCH_MS = 2_000
 #: … and when none does (an app bundle may still move it; most pages stay): the cost every navigation pays.
-QUIET_WATCH_MS = 400
+QUIET_WATCH_MS = 250
 #: The most client-side hops (meta refresh, script) a navigation follows; the chain stops there.
 MAX_CLIENT_HOPS = 5
 #: The longest wait (ms) for the ``load`` event of the page a client redirect led to.
