@@ -202,3 +202,36 @@ async def test_help_accordion_and_status(app: AppPage) -> None:
     await page.get_by_role("button", name="Check status").click()
     await expect(status).to_have_text("Saved after retry")
     await expect(status).to_have_text("", timeout=4000)
+
+
+async def test_start_states_from_the_query(browser: Browser, site: str) -> None:
+    """``?state=`` opens each state the bench's fidelity measure reads, as the user actions above would."""
+    async with await browser.new_context(viewport={"width": 1280, "height": 800}) as context:
+        page = await context.new_page()
+
+        async def load(state: str) -> None:
+            await page.goto(f"{site}/{APP_PATH}?state={state}", wait_until="load")
+
+        await load("orders")
+        await expect(page.get_by_role("tab", name="Orders")).to_have_attribute("aria-selected", "true")
+        await expect(page.get_by_role("grid", name="Orders")).to_be_visible()
+        await load("help")
+        await expect(page.get_by_role("button", name="Check status")).to_be_visible()
+        await load("order-invalid")
+        await expect(page.get_by_role("textbox", name="Full name")).to_have_attribute("aria-invalid", "true")
+        await expect(page.get_by_text("Enter a valid email")).to_be_visible()
+        await load("country-open")
+        assert await page.get_by_role("listbox").get_by_role("option").all_inner_texts() == COUNTRIES
+        await load("tags-open")
+        await expect(page.get_by_role("option", name="Fragile")).to_be_visible()
+        await load("size-open")
+        await expect(page.get_by_role("option", name="Medium")).to_be_visible()
+        await load("date-open")
+        day = page.get_by_role("gridcell", name=re.compile(r"^Choose Tuesday, December 15th, 2026"))
+        await expect(day).to_be_visible()
+        await load("terms-dialog")
+        await expect(page.get_by_role("dialog", name="Terms of service")).to_be_visible()
+        await load("")
+        await expect(page.get_by_role("tab", name="Order", exact=True)).to_have_attribute("aria-selected", "true")
+        await expect(page.get_by_role("dialog")).to_have_count(0)
+        await expect(page.get_by_role("listbox")).to_have_count(0)
