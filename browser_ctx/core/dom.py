@@ -684,7 +684,8 @@ def _sensitive_field(attrs: dict[str, str]) -> bool:
 KEEP_ATTRS = frozenset(
     "class role href alt data-name data-ref type name placeholder checked disabled required readonly "
     "multiple data-value data-filled selected open aria-expanded aria-checked aria-selected aria-pressed "
-    "aria-current aria-level aria-disabled aria-invalid aria-label colspan rowspan data-frame data-url id for title "
+    "aria-current aria-level aria-disabled aria-invalid aria-label aria-rowcount aria-rowindex aria-colcount "
+    "colspan rowspan data-frame data-url id for title "
     "value contenteditable lang dir start".split()
 )
 

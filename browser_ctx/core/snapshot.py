@@ -90,11 +90,12 @@ from .dom import (
     role_of,
     table_rows,
 )
+from .grids import TABLE_ROLES, fold_hint, grid_rows, is_header_cell, row_cells, row_range
 from .urls import shorten_url, strip_tracking
 
 _URL_IN_TEXT = re.compile(r"https?://[^\s)\]\"'<>]+\?[^\s)\]\"'<>]+")
 
-__all__ = ["SnapshotOptions", "render_snapshot"]
+__all__ = ["SnapshotOptions", "UNFOLDED", "render_snapshot"]
 
 
 @dataclass(frozen=True)
@@ -107,7 +108,9 @@ class SnapshotOptions:
         name_chars: characters kept of an accessible name or heading text (``…`` marks a
             cut). Default 80.
         value_chars: characters kept of a form field's current value. Default 60.
-        table_rows: body rows shown per table (the rest is counted). Default 3.
+        table_rows: body rows shown per table of more than ``table_rows_whole`` rows (the rest is counted,
+            on a fold line naming the target that shows them all). Default 3.
+        table_rows_whole: a table (or ARIA grid) of at most this many body rows is shown whole. Default 20.
         table_cols: columns shown per table row (more become ``| …``). Default 8.
         cell_chars: characters kept per table cell. Default 40.
         fold_min: a run of at least this many similar siblings is folded. Default 6.
@@ -130,6 +133,7 @@ class SnapshotOptions:
     name_chars: int = 80
     value_chars: int = 60
     table_rows: int = 3
+    table_rows_whole: int = 20
     table_cols: int = 8
     cell_chars: int = 40
     fold_min: int = 6
@@ -340,7 +344,8 @@ class _Renderer:
                 if kind == "ctl":
                     self._emit_control(val, depth)  # type: ignore[arg-type]
                 elif kind == "fold":
-                    self.emit(depth, f"… {val:,} more similar items", "fold")
+                    count, hint = val  # type: ignore[misc]
+                    self.emit(depth, f"… {count:,} more similar items{hint}", "fold")
                 elif kind == "img":
                     self.emit(depth, f'img "{val}"', "other", _key(val))  # type: ignore[arg-type]
             return
@@ -370,7 +375,8 @@ class _Renderer:
                 used += len(text)
                 out.append(text)
             elif kind == "fold":
-                out.append(f" … {val:,} more similar items ")
+                count, hint = val  # type: ignore[misc]
+                out.append(f" … {count:,} more similar items{hint} ")
             elif kind == "img":
                 label = f'img "{val}"'
                 if used >= budget:
@@ -434,10 +440,10 @@ class _Renderer:
                             if not inline:
                                 self.flush(depth)
                     if inline:
-                        self.acc.append(("fold", hidden))
+                        self.acc.append(("fold", (hidden, fold_hint(node))))
                     else:
                         self.flush(depth)
-                        self.emit(depth, f"… {hidden:,} more similar items", "fold")
+                        self.emit(depth, f"… {hidden:,} more similar items{fold_hint(node)}", "fold")
                     i = run[-1] + 1
                     continue
             self.render_node(child, depth)
@@ -512,6 +518,10 @@ class _Renderer:
                 self.flush(depth)
                 self.table(node, depth)
                 return
+        if role in TABLE_ROLES and tag != "table" and grid_rows(node):
+            self.flush(depth)
+            self.table(node, depth)
+            return
         if tag == "pre":
             self.flush(depth)
             text = collapse_ws(node.raw_text())
@@ -636,7 +646,10 @@ class _Renderer:
 
     def cell_text(self, cell: Node) -> str:
         """One table cell on one line: text cut to ``cell_chars``, at most ``_CELL_CONTROLS``
-        controls (the rest counted), ``|`` replaced by ``/``."""
+        controls (the rest counted), ``|`` replaced by ``/``. A cell that is itself a control (a date
+        picker's day, a selectable grid cell) is its control line."""
+        if is_interactive(cell):
+            return self.control_line(cell)[0].replace("|", "/")
         segs: list[str] = []
         _inline_segments(cell, segs, self)
         out: list[str] = []
@@ -667,37 +680,49 @@ class _Renderer:
 
     def row_cells(self, row: Node) -> list[str]:
         """Cell texts of a row (a spanning cell appears once)."""
-        return [self.cell_text(c) for c in row.children if c.tag in ("td", "th")]
+        return [self.cell_text(c) for c in row_cells(row)]
 
     def table(self, node: Node, depth: int) -> None:
+        """A ``<table>`` or an ARIA grid (``role=grid|table|treegrid``: rows and cells found by role, through
+        wrappers): ``table|grid "name" C cols × R rows: header``, or ``… C cols, rows 1-25 of 200: header``
+        when the grid has ``aria-rowcount``; then its rows, all of them up to ``table_rows_whole``, else the
+        first ``table_rows`` and a fold line naming the target whose snapshot shows them all."""
         o = self.o
-        rows = table_rows(node)
+        rows = table_rows(node) if node.tag == "table" else grid_rows(node)
         header: list[str] = []
         body = rows
+        header_rows: list[Node] = []
         if rows:
             first = rows[0]
-            cells = [c for c in first.children if c.tag in ("td", "th")]
+            cells = row_cells(first)
             in_thead = first.parent is not None and first.parent.tag == "thead"
-            if cells and (in_thead or all(c.tag == "th" for c in cells)):
+            if cells and (in_thead or all(is_header_cell(c) for c in cells)):
                 header = self.row_cells(first)
+                header_rows = [first]
                 body = rows[1:]
         ncols = max([len(header)] + [len(self.row_cells(r)) for r in body[: o.table_rows]] +
-                    [sum(_span(c) for c in r.children if c.tag in ("td", "th")) for r in body])
+                    [sum(_span(c) for c in row_cells(r)) for r in body])
         name = self.name_of_container(node)
         if not name:
             for c in node.children:
                 if c.tag == "caption":
                     name = _cut(c.text_content(), o.name_chars)
-        size = f"{ncols} col{'s' if ncols != 1 else ''} × {len(body):,} row{'s' if len(body) != 1 else ''}"
-        head = "table" + (f' "{name}"' if name else "") + f" {size}"
+        role = (node.attrs.get("role") or "").strip().lower().split()
+        kind = role[0] if node.tag != "table" and role and role[0] in TABLE_ROLES else "table"
+        span = row_range(node, header_rows, body)
+        if span:
+            size = f"{ncols} col{'s' if ncols != 1 else ''}, {span}"
+        else:
+            size = f"{ncols} col{'s' if ncols != 1 else ''} × {len(body):,} row{'s' if len(body) != 1 else ''}"
+        head = kind + (f' "{name}"' if name else "") + f" {size}"
         if header:
             head += ": " + _cells_line(header, o.table_cols)
         self.emit(depth, head, "container")
-        shown = o.table_rows if len(body) > o.table_rows + 1 else len(body)
+        shown = len(body) if len(body) <= max(o.table_rows_whole, o.table_rows + 1) else o.table_rows
         for r in body[:shown]:
             self.emit(depth + 1, "row: " + _cells_line(self.row_cells(r), o.table_cols), "other")
         if len(body) > shown:
-            self.emit(depth + 1, f"… {len(body) - o.table_rows:,} more rows", "fold")
+            self.emit(depth + 1, f"… {len(body) - shown:,} more rows{fold_hint(node)}", "fold")
 
 
 def _class_stem(token: str) -> str:
@@ -854,6 +879,12 @@ def _line_chars(text: str) -> int:
     if m:
         return len(body) - len(m.group(0)) + int(m.group(1).replace(",", ""))
     return len(body)
+
+
+#: Options of a targeted snapshot: nothing inside the elements asked for is folded (runs of similar items,
+#: table rows, paragraphs), so the target a fold line names shows what it folded in one call (the cap and
+#: ``offset`` still apply).
+UNFOLDED = SnapshotOptions(fold_min=0, table_rows_whole=1 << 30, prose_show=0)
 
 
 def render_snapshot(html: str, *, title: str = "", url: str = "", options: SnapshotOptions = SnapshotOptions(),

@@ -111,8 +111,13 @@
   const LANDMARK_TAGS = words('main nav aside header footer section search');
   const LANDMARK_ROLES = words('banner main navigation complementary contentinfo region search form');
   const NAMED_TAGS = words('img iframe frame dialog fieldset form table');
+  /* aria-rowcount/-rowindex/-colcount: a grid's total and which rows are rendered ("rows 1-25 of 200");
+     Chromium's accessibility tree does not carry them, so the attributes are kept as the page sets them */
   const ARIA = ['aria-expanded', 'aria-checked', 'aria-selected', 'aria-pressed', 'aria-current', 'aria-level',
-                'aria-disabled'];
+                'aria-disabled', 'aria-rowcount', 'aria-rowindex', 'aria-colcount'];
+  /* roles named like a table: a data grid's name ("Orders") comes from Chromium, as a <table>'s does */
+  const TABLE_ROLES = words('table grid treegrid');
+  const ID_OK = /^[A-Za-z][\w-]{0,63}$/;
   const ARIA_SET = new Set(ARIA);
   const NO_VALUE_TYPES = words('password hidden file checkbox radio submit reset button image');
   /* a field whose value is shown only as filled/empty, like a password: card number and code, one-time
@@ -630,6 +635,8 @@
       if (toks) a += attr('class', toks);
     }
     if (role) a += attr('role', role);
+    /* a block's id names it in a fold line's one-call target ("browser_snapshot target='#orders'") */
+    if (block && e.id && ID_OK.test(e.id)) a += attr('id', e.id);
     if (tag === 'a') {
       const href = e.getAttribute('href');
       if (href !== null) {
@@ -645,7 +652,7 @@
       if (alt !== null) a += attr('alt', cap(collapse(alt), maxName));
     }
     let named = interactive || NAMED_TAGS.has(tag) || LANDMARK_TAGS.has(tag) || LANDMARK_ROLES.has(role0) ||
-      role0 === 'dialog' || role0 === 'alertdialog';
+      role0 === 'dialog' || role0 === 'alertdialog' || TABLE_ROLES.has(role0);
     if (named) {
       const landmarkOnly = !interactive && !NAMED_TAGS.has(tag);
       let name;

@@ -20,7 +20,7 @@ from ...core.journal import render_gone
 from ...core.main_content import main_content
 from ...core.markdown import render_markdown, render_text
 from ...core.outline import outline, render_card
-from ...core.snapshot import render_snapshot
+from ...core.snapshot import UNFOLDED, render_snapshot
 from ..registry import TARGET, Rendered, ToolCall, ToolSpec
 
 __all__ = ["TOOLS", "SINCE_FINGERPRINT"]
@@ -136,7 +136,7 @@ async def snapshot(call: ToolCall) -> Rendered:
     if target:
         parts = await reading.target_html(tab, target, call.settings)
         total = max(len(parts), await reading.count_matches(tab, target))
-        rendered = [render_snapshot(p, url=page.url, page_line=False) for p in parts]
+        rendered = [render_snapshot(p, url=page.url, page_line=False, options=UNFOLDED) for p in parts]
         text = f"Page: {title} — {page.url}\n" + _join_matches(target, rendered, total)
         meta: dict[str, object] = {"matches": total, PAGE_META_KEY: page_fingerprint([str(total), *parts])}
     else:

@@ -1,0 +1,169 @@
+"""Tables built from ARIA roles, row ranges and the targets that unfold a fold (pure; used by the snapshot).
+
+A data grid of a component library (MUI X DataGrid, AG Grid, TanStack) is made of ``div``s with the roles
+``grid``/``table``/``treegrid``, ``row``, ``columnheader``/``rowheader`` and ``gridcell``/``cell``, often
+through wrappers (``rowgroup``, fillers with ``role="none"``). :func:`grid_rows` and :func:`row_cells` find
+its rows and cells the way :func:`browser_ctx.core.dom.table_rows` finds those of a ``<table>``.
+
+A grid that renders only part of its rows (paginated or virtualised) says how many there are with
+``aria-rowcount`` and which ones are rendered with ``aria-rowindex`` (both 1-based and counting header rows,
+per WAI-ARIA 1.2). :func:`row_range` turns them into "rows 1-25 of 200".
+
+:func:`fold_target` names the element whose targeted snapshot shows what a fold line left out: a targeted
+snapshot does not fold the content of its matches, so one call shows the rest.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .dom import Node, collapse_ws, role_of
+
+__all__ = ["TABLE_ROLES", "CELL_ROLES", "is_row", "is_cell", "is_header_cell", "grid_rows", "row_cells",
+           "row_range", "fold_target", "fold_hint"]
+
+#: Roles that make an element a table (its rows and cells are laid out as one).
+TABLE_ROLES = frozenset({"table", "grid", "treegrid"})
+#: Roles of a table's cells.
+CELL_ROLES = frozenset({"cell", "gridcell", "columnheader", "rowheader"})
+
+#: An ``id`` that ``#id`` selects as it is (no escaping needed).
+_CSS_ID = re.compile(r"[A-Za-z][\w-]{0,63}")
+#: Roles Playwright's ``role=`` selector finds by name, for containers that fold.
+_NAMED_ROLES = frozenset({"table", "grid", "treegrid", "list", "listbox", "menu", "menubar", "tree", "tablist",
+                          "navigation", "region", "form", "dialog", "alertdialog", "group", "feed", "radiogroup",
+                          "toolbar", "complementary", "search", "banner", "contentinfo", "main", "article"})
+
+
+def _explicit_role(node: Node) -> str:
+    roles = (node.attrs.get("role") or "").strip().lower().split()
+    return roles[0] if roles else ""
+
+
+def is_row(node: Node) -> bool:
+    """A table row: ``tr`` (unless its role says otherwise) or ``role="row"``."""
+    role = _explicit_role(node)
+    return role == "row" or (node.tag == "tr" and role in ("", "row"))
+
+
+def is_cell(node: Node) -> bool:
+    """A table cell: ``td``/``th`` (unless its role says otherwise) or a cell role (:data:`CELL_ROLES`)."""
+    role = _explicit_role(node)
+    return role in CELL_ROLES or (node.tag in ("td", "th") and role == "")
+
+
+def is_header_cell(node: Node) -> bool:
+    """A column header cell: ``th`` or ``role="columnheader"``."""
+    role = _explicit_role(node)
+    return role == "columnheader" or (node.tag == "th" and role in ("", "columnheader"))
+
+
+def grid_rows(grid: Node) -> list[Node]:
+    """The rows of ``grid`` in document order, through any wrappers (row groups, fillers), not descending
+    into rows, cells or nested tables."""
+    rows: list[Node] = []
+    stack = list(reversed(grid.children))
+    while stack:
+        n = stack.pop()
+        if n.is_text:
+            continue
+        if is_row(n):
+            rows.append(n)
+        elif not (is_cell(n) or n.tag in ("table", "caption") or _explicit_role(n) in TABLE_ROLES):
+            stack.extend(reversed(n.children))
+    return rows
+
+
+def row_cells(row: Node) -> list[Node]:
+    """The cells of ``row`` in document order, through wrappers, not descending into cells."""
+    cells: list[Node] = []
+    stack = list(reversed(row.children))
+    while stack:
+        n = stack.pop()
+        if n.is_text:
+            continue
+        if is_cell(n):
+            cells.append(n)
+        elif not (is_row(n) or n.tag == "table" or _explicit_role(n) in TABLE_ROLES):
+            stack.extend(reversed(n.children))
+    return cells
+
+
+def _index(node: Node, attr: str) -> int | None:
+    text = (node.attrs.get(attr) or "").strip()
+    if text.lstrip("-").isdigit():
+        return int(text)
+    return None
+
+
+def row_range(grid: Node, header_rows: list[Node], body: list[Node]) -> str:
+    """Return ``"rows 1-25 of 200"`` for a grid with ``aria-rowcount``, or ``""`` when it has none.
+
+    The range is that of the rendered body rows (by their ``aria-rowindex``, else counted from 1); the
+    header rows are left out of both the range and the total when the page numbers them (a header row with
+    an ``aria-rowindex``, as WAI-ARIA says every row counts). ``aria-rowcount="-1"`` (total unknown) reads
+    "rows 1-20 of unknown"; an empty body reads "no rows of 1,000".
+    """
+    total = _index(grid, "aria-rowcount")
+    if total is None:
+        return ""
+    numbered_header = sum(1 for r in header_rows if _index(r, "aria-rowindex") is not None)
+    of = "unknown" if total < 0 else f"{max(0, total - numbered_header):,}"
+    if not body:
+        return f"no rows of {of}"
+    first = _index(body[0], "aria-rowindex")
+    last = _index(body[-1], "aria-rowindex")
+    if first is None or last is None or last < first:
+        start, end = 1, len(body)
+    else:
+        start, end = first - numbered_header, last - numbered_header
+    return f"rows {start:,}-{end:,} of {of}"
+
+
+def _container_name(node: Node) -> str:
+    for key in ("data-name", "aria-label"):
+        value = collapse_ws(node.attrs.get(key) or "")
+        if value:
+            return value
+    return ""
+
+
+def fold_target(node: Node | None) -> str:
+    """Return a ``target`` for ``browser_snapshot`` that selects ``node`` (the container of a folded run) or
+    its nearest ancestor that can be named, or ``""`` when none can.
+
+    In order: its ref (``e12``, ``f1e3``); ``#id``; ``role=list[name="Sizes"]`` for a named container of
+    :data:`_NAMED_ROLES` (a name cut with ``…`` or holding a quote is not used). Inside a frame
+    (``bc-frame``) only refs are used: a CSS or role selector is resolved in the top document.
+    """
+    framed = False
+    up = node
+    while up is not None:
+        if up.tag == "bc-frame":
+            framed = True
+            break
+        up = up.parent
+    n = node
+    while n is not None and n.tag not in ("body", "html", "bc-frame"):
+        if not n.is_text:
+            ref = n.attrs.get("data-ref")
+            if ref:
+                return ref
+            if not framed:
+                ident = n.attrs.get("id") or ""
+                if _CSS_ID.fullmatch(ident):
+                    return "#" + ident
+                role = role_of(n) or ("table" if n.tag == "table" else "list" if n.tag in ("ul", "ol") else "")
+                name = _container_name(n)
+                if role in _NAMED_ROLES and name and len(name) <= 80 and not name.endswith("…") \
+                        and '"' not in name and "\\" not in name:
+                    return f'role={role}[name="{name}"]'
+        n = n.parent
+    return ""
+
+
+def fold_hint(node: Node | None) -> str:
+    """Return the end of a fold line saying how to see what it folded in one call:
+    ``" (all: browser_snapshot target='role=grid[name="Orders"]')"``, or ``""`` when nothing names it."""
+    target = fold_target(node)
+    return f" (all: browser_snapshot target='{target}')" if target else ""

@@ -1,0 +1,93 @@
+"""ARIA grids laid out as tables, row ranges from aria-rowcount, and fold lines that name their one-call target
+(pure: :mod:`browser_ctx.core.grids` through :func:`browser_ctx.core.snapshot.render_snapshot`)."""
+
+from __future__ import annotations
+
+from browser_ctx.core.dom import parse_html
+from browser_ctx.core.grids import fold_target, grid_rows, row_range
+from browser_ctx.core.snapshot import UNFOLDED, render_snapshot
+
+
+def snap(body: str, **kw) -> str:
+    return render_snapshot(f"<html><body>{body}</body></html>", url="http://127.0.0.1:1/", **kw)
+
+
+def mui_grid(rows: int, *, first: int = 1, total: int | None = 200, name: str = "Orders") -> str:
+    """A MUI X DataGrid as the walker returns it: rows and cells in wrappers, a numbered header row."""
+    head = ('<div role="rowgroup"><div role="row" aria-rowindex="1"><div role="none"></div>'
+            + "".join(f'<div role="columnheader"><div><div>{h}</div></div></div>'
+                      for h in ("Order", "Customer", "Actions"))
+            + "</div></div>")
+    body = "".join(
+        f'<div role="row" aria-rowindex="{i + 1}"><div role="none"></div><div role="gridcell">{1000 + i}</div>'
+        f'<div role="gridcell">Person {i}</div><div role="gridcell">'
+        f'<button data-ref="e{i}" data-name="Delete">Delete</button></div></div>'
+        for i in range(first, first + rows))
+    count = f' aria-rowcount="{total + 1}"' if total is not None else ""
+    return (f'<div role="grid" data-name="{name}"{count}><div role="presentation">{head}'
+            f'<div role="rowgroup">{body}</div></div></div>')
+
+
+def test_aria_grid_is_a_table_with_name_header_rows_and_refs() -> None:
+    out = snap(mui_grid(12))
+    assert 'grid "Orders" 3 cols, rows 1-12 of 200: Order | Customer | Actions' in out, out
+    assert '  row: 1001 | Person 1 | button "Delete" [e1]' in out, out
+    assert '  row: 1012 | Person 12 | button "Delete" [e12]' in out, out
+    assert "more rows" not in out and "gridcell" not in out, out
+
+
+def test_grid_of_more_than_20_rows_folds_with_its_one_call_target() -> None:
+    out = snap(mui_grid(25))
+    assert 'grid "Orders" 3 cols, rows 1-25 of 200' in out, out
+    assert "1003 | Person 3" in out and "Person 4 " not in out, out
+    assert "… 22 more rows (all: browser_snapshot target='role=grid[name=\"Orders\"]')" in out, out
+    # The targeted snapshot of that grid folds nothing.
+    whole = render_snapshot(mui_grid(25), options=UNFOLDED, page_line=False)
+    assert all(f"Person {i} |" in whole for i in range(1, 26)) and "more rows" not in whole, whole
+
+
+def test_row_range_follows_the_rendered_page_and_the_total() -> None:
+    assert 'rows 26-50 of 200' in snap(mui_grid(25, first=26))
+    assert 'rows 1-3 of unknown' in snap(mui_grid(3, total=-2))  # aria-rowcount="-1"
+    assert "3 cols × 3 rows" in snap(mui_grid(3, total=None))   # no aria-rowcount: counted rows
+    # A header row without an index is not counted in aria-rowcount (a virtualised list of 1,000).
+    grid = ('<div role="grid" aria-label="Events" aria-rowcount="1000"><div role="row"><div role="columnheader">'
+            'Event</div></div>' + "".join(f'<div role="row" aria-rowindex="{i}"><div role="gridcell">E{i}</div></div>'
+                                          for i in range(18, 38)) + "</div>")
+    assert 'grid "Events" 1 col, rows 18-37 of 1,000: Event' in snap(grid)
+    doc = parse_html(f"<html><body>{grid}</body></html>")
+    rows = grid_rows(doc.body.children[0])
+    assert row_range(doc.body.children[0], rows[:1], rows[1:]) == "rows 18-37 of 1,000"
+
+
+def test_table_of_20_rows_is_whole_and_21_folds() -> None:
+    def table(n: int) -> str:
+        rows = "".join(f"<tr><td>Name{i}</td><td>{i}</td></tr>" for i in range(n))
+        return f'<table id="prices"><tr><th>Name</th><th>Age</th></tr>{rows}</table>'
+    twenty = snap(table(20))
+    assert "row: Name19 | 19" in twenty and "more rows" not in twenty, twenty
+    more = snap(table(21))
+    assert "Name3" not in more and "… 18 more rows (all: browser_snapshot target='#prices')" in more, more
+
+
+def test_similar_items_fold_line_names_its_container() -> None:
+    items = "".join(f'<li class="card"><a href="/p/{i}" data-ref="e{i}">Product {i}</a> in stock</li>'
+                    for i in range(40))
+    assert "… 37 more similar items (all: browser_snapshot target='#results')" in snap(f'<ul id="results">{items}</ul>')
+    assert "(all: browser_snapshot target='role=list[name=\"Results\"]')" in snap(
+        f'<ul aria-label="Results">{items}</ul>')
+    # Nothing names the list: its nearest named ancestor does.
+    named = snap(f'<section aria-label="Shop"><div><ul>{items}</ul></div></section>')
+    assert "target='role=region[name=\"Shop\"]'" in named, named
+    unfolded = render_snapshot(f'<html><body><ul id="results">{items}</ul></body></html>', options=UNFOLDED)
+    assert "Product 39" in unfolded and "more similar" not in unfolded
+
+
+def test_fold_target_inside_a_frame_uses_refs_only() -> None:
+    doc = parse_html('<html><body><bc-frame data-frame="f1"><ul id="x" aria-label="X"><li>a</li></ul></bc-frame>'
+                     '</body></html>')
+    ul = doc.body.children[0].children[0]
+    assert fold_target(ul) == ""
+    doc = parse_html('<html><body><bc-frame data-frame="f1"><div role="listbox" data-ref="f1e2"><ul><li>a</li></ul>'
+                     '</div></bc-frame></body></html>')
+    assert fold_target(doc.body.children[0].children[0].children[0]) == "f1e2"
