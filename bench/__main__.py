@@ -24,6 +24,7 @@ import anyio
 from browser_ctx.browser.launcher import find_executable
 from browser_ctx.settings import LaunchSettings
 
+from . import verify_loop
 from .corpus import discover
 from .report import markdown_report, plot_growth, summarise
 from .run import TEXT_CALLS, Options, run_benchmark
@@ -51,6 +52,9 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument("--no-plot", action="store_true", help="skip the PNG scatter plot")
     ap.add_argument("--no-debug", action="store_true", help="skip measure 5 (console/network listings)")
     ap.add_argument("--quiet", action="store_true", help="no per-page progress on stderr")
+    ap.add_argument("--verify-loop", action="store_true",
+                    help="run the verify-loop measure on the shop app instead (python -m bench.verify_loop; "
+                         "uses --servers, --out, --timeout)")
     return ap
 
 
@@ -67,6 +71,8 @@ def _jsonable(value):
 def main(argv: list[str] | None = None) -> int:
     """Run the benchmark; return the process exit code (0 when it ran, 2 on bad arguments)."""
     args = _parser().parse_args(argv)
+    if args.verify_loop:
+        return verify_loop.main(["--servers", args.servers, "--out", str(args.out), "--timeout", str(args.timeout)])
     log = (lambda s: None) if args.quiet else (lambda s: print(s, file=sys.stderr, flush=True))
     try:
         pages = discover(args.corpus)

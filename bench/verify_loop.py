@@ -1,0 +1,382 @@
+"""The verify loop: edit the app, rebuild, ask each server whether the change shows (issue 13's measure).
+
+``python -m bench.verify_loop`` (or ``python -m bench --verify-loop``) works on a copy of the shop app
+(``fixtures/apps/shop``: Vite + React) in a temporary folder, never on the committed source. Its
+``node_modules`` come from ``npm ci`` run once into ``~/.cache/browser-ctx-bench/shop-node``
+(``BROWSER_CTX_BENCH_CACHE`` moves it; run again only when ``package-lock.json`` changes) and linked
+into the copy. Each round of :data:`bench.verify_rounds.ROUNDS` edits the copy's source, runs
+``vite build`` (about 3 s; deterministic) into the folder served from localhost (``Cache-Control:
+no-store``), and then each server, in an order that rotates every round, checks it with its natural
+strategy:
+
+- **browser-ctx**: ``browser_navigate`` to the same URL (the reload), the actions that reach the
+  round's page state (by role selector), ``browser_snapshot {since: <fingerprint of its last look in
+  that state>}``, and ``browser_console_messages {since: <cursor>}`` in the error rounds. Before the edit,
+  when its last look was in another state, it takes that state's look once (reload, actions, a full
+  ``browser_snapshot``): these *baseline* calls are counted apart from the round.
+- **@playwright/mcp**: ``browser_navigate`` (same URL), the same actions (it takes selectors),
+  ``browser_snapshot``, ``browser_console_messages {level: "info"}``.
+- **chrome-devtools-mcp**: ``navigate_page {type: "reload"}``, ``take_snapshot`` (its actions need uids
+  from it), the actions by uid, ``take_snapshot`` again when an action came between, and
+  ``list_console_messages``.
+
+The actions: ``invalid`` clicks "Place order"; ``dialog`` clicks "Read terms"; ``orders`` clicks the
+"Orders" tab; ``placed`` fills name and email, clicks "Place order" and waits for the text "Last order"
+(each server's wait tool), which the app shows with the toast. Every call's text is judged by
+:func:`bench.verify_rounds.judge`. Tokens are o200k over everything the client receives
+(:mod:`bench.client`).
+
+Output: the report on stdout and ``OUT/verify-loop.json`` (every call with its text; ``--out``, default
+``bench-out``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import datetime as _dt
+import hashlib
+import json
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import anyio
+
+from browser_ctx import _http
+
+from .client import CallRecord, Connection, connect
+from .servers import NODE_CACHE, SERVER_NAMES, build_specs, node_available
+from .verify_rounds import ROUNDS, Round, Verdict, apply_edit, judge
+
+__all__ = ["main", "prepare_app", "build_app"]
+
+REPO = Path(__file__).resolve().parents[1]
+APP = REPO / "fixtures" / "apps" / "shop"
+#: Where ``npm ci`` of the app's lockfile is kept between runs.
+SHOP_CACHE = NODE_CACHE.parent / "shop-node"
+#: What of the app is copied (``dist/`` and ``node_modules`` are not).
+APP_FILES = ("package.json", "package-lock.json", "index.html", "vite.config.js", "src")
+SUBMIT = 'role=button[name="Place order"]'
+SELECTORS = {"invalid": SUBMIT, "dialog": 'role=button[name="Read terms"]', "orders": 'role=tab[name="Orders"]'}
+NAME, EMAIL = "Ada Lovelace", "ada@example.com"
+WAIT_TEXT = "Last order"
+
+
+def prepare_app(work: Path, log=print) -> Path:
+    """Copy the app's source into ``work/shop`` and link ``node_modules`` from :data:`SHOP_CACHE`.
+
+    ``npm ci`` runs into the cache when it has no install of the current ``package-lock.json``. Returns the
+    copy's folder. Raises ``RuntimeError`` when Node.js/npm is missing or ``npm ci`` fails.
+    """
+    if not node_available():
+        raise RuntimeError("Node.js and npm are needed to build the app")
+    lock = (APP / "package-lock.json").read_bytes()
+    stamp = SHOP_CACHE / ".lock-sha256"
+    digest = hashlib.sha256(lock).hexdigest()
+    if not (stamp.exists() and stamp.read_text() == digest and (SHOP_CACHE / "node_modules").is_dir()):
+        SHOP_CACHE.mkdir(parents=True, exist_ok=True)
+        for name in ("package.json", "package-lock.json"):
+            shutil.copy2(APP / name, SHOP_CACHE / name)
+        log(f"npm ci of the shop app into {SHOP_CACHE} ...")
+        proc = subprocess.run(["npm", "ci", "--no-audit", "--no-fund"], cwd=SHOP_CACHE, capture_output=True,
+                              text=True, timeout=900)
+        if proc.returncode != 0:
+            raise RuntimeError("npm ci failed: " + " | ".join((proc.stderr or proc.stdout).strip().splitlines()[-3:]))
+        stamp.write_text(digest)
+    app = work / "shop"
+    app.mkdir(parents=True)
+    for name in APP_FILES:
+        src = APP / name
+        if src.is_dir():
+            shutil.copytree(src, app / name)
+        else:
+            shutil.copy2(src, app / name)
+    (app / "node_modules").symlink_to(SHOP_CACHE / "node_modules", target_is_directory=True)
+    return app
+
+
+def build_app(app: Path, out: Path) -> float:
+    """``vite build`` of ``app`` into ``out`` (emptied first); returns the seconds it took. Raises on failure."""
+    t0 = time.perf_counter()
+    proc = subprocess.run(["node", str(app / "node_modules" / "vite" / "bin" / "vite.js"), "build", "--outDir",
+                           str(out), "--emptyOutDir", "--logLevel", "error"], cwd=app, capture_output=True,
+                          text=True, timeout=300)
+    if proc.returncode != 0:
+        raise RuntimeError("vite build failed: " + (proc.stderr or proc.stdout).strip()[-500:])
+    return time.perf_counter() - t0
+
+
+class _Checker:
+    """One server's strategy; :meth:`check` returns the round's calls and which of them is the look."""
+
+    diffs = False
+
+    def __init__(self, conn: Connection, url: str, timeout: float) -> None:
+        self.conn, self.url, self.timeout = conn, url, timeout
+        self.calls: list[CallRecord] = []
+        self.look: CallRecord | None = None
+
+    async def call(self, tool: str, **args: Any) -> CallRecord:
+        rec = await self.conn.call(tool, args, timeout=self.timeout)
+        self.calls.append(rec)
+        return rec
+
+    def take(self) -> list[CallRecord]:
+        calls, self.calls = self.calls, []
+        return calls
+
+    async def start(self) -> None:
+        """Open the app (not counted in any round)."""
+        tool, args = self.conn.spec.navigate_call(self.url)
+        await self.call(tool, **args)
+
+    async def baseline(self, rnd: Round) -> None:
+        """Calls the server needs before the edit (none but browser-ctx's)."""
+
+    async def check(self, rnd: Round) -> None:
+        raise NotImplementedError
+
+
+class _BrowserCtx(_Checker):
+    diffs = True
+
+    def __init__(self, *a: Any) -> None:
+        super().__init__(*a)
+        self.fingerprint: str | None = None
+        self.state: str | None = None
+        self.cursor: Any = None
+
+    async def _reach(self, state: str) -> None:
+        await self.call("browser_navigate", url=self.url)
+        if state in SELECTORS:
+            await self.call("browser_click", target=SELECTORS[state])
+        elif state == "placed":
+            await self.call("browser_fill_form", fields=[
+                {"target": "#name", "name": "name", "type": "textbox", "value": NAME},
+                {"target": "#email", "name": "Email", "type": "textbox", "value": EMAIL}])
+            await self.call("browser_click", target=SUBMIT)
+            await self.call("browser_wait_for", text=WAIT_TEXT)
+
+    async def _look(self, since: str | None) -> None:
+        rec = await self.call("browser_snapshot", **({"since": since} if since else {}))
+        self.look = rec
+        fp = (rec.structured or {}).get("fingerprint")
+        if fp:
+            self.fingerprint = fp
+
+    async def start(self) -> None:
+        await super().start()
+        await self._look(None)
+        self.state = "form"
+
+    async def baseline(self, rnd: Round) -> None:
+        if self.state != rnd.state:
+            await self._reach(rnd.state)
+            await self._look(None)
+            self.state = rnd.state
+
+    async def check(self, rnd: Round) -> None:
+        await self._reach(rnd.state)
+        await self._look(self.fingerprint)
+        if rnd.console:
+            rec = await self.call("browser_console_messages",
+                                  **({"since": self.cursor} if self.cursor is not None else {}))
+            self.cursor = (rec.structured or {}).get("cursor", self.cursor)
+
+
+class _PlaywrightMcp(_Checker):
+    async def check(self, rnd: Round) -> None:
+        await self.call("browser_navigate", url=self.url)
+        if rnd.state in SELECTORS:
+            await self.call("browser_click", target=SELECTORS[rnd.state], element=rnd.state)
+        elif rnd.state == "placed":
+            await self.call("browser_fill_form", fields=[
+                {"target": "#name", "element": "name", "name": "name", "type": "textbox", "value": NAME},
+                {"target": "#email", "element": "Email", "name": "Email", "type": "textbox", "value": EMAIL}])
+            await self.call("browser_click", target=SUBMIT, element="Place order")
+            await self.call("browser_wait_for", text=WAIT_TEXT)
+        self.look = await self.call("browser_snapshot")
+        await self.call("browser_console_messages", level="info")
+
+
+#: chrome-devtools-mcp's snapshot line of an element: ``uid=1_26 button "PLACE ORDER"``.
+_CD_UID = {
+    "invalid": r'button "place order"', "dialog": r'button "read terms"', "orders": r'tab "orders"',
+    "name": r'textbox "[^"]*name"', "email": r'textbox "email"', "submit": r'button "place order"',
+}
+
+
+def _uid(snapshot: str, what: str) -> str:
+    m = re.search(r"uid=(\S+) " + _CD_UID[what], snapshot, re.IGNORECASE)
+    if not m:
+        raise LookupError(f"no uid for {what} in the snapshot")
+    return m.group(1)
+
+
+class _ChromeDevtools(_Checker):
+    async def check(self, rnd: Round) -> None:
+        await self.call("navigate_page", type="reload")
+        self.look = snap = await self.call("take_snapshot")
+        try:
+            if rnd.state in SELECTORS:
+                await self.call("click", uid=_uid(snap.text, rnd.state))
+                self.look = await self.call("take_snapshot")
+            elif rnd.state == "placed":
+                await self.call("fill_form", elements=[{"uid": _uid(snap.text, "name"), "value": NAME},
+                                                       {"uid": _uid(snap.text, "email"), "value": EMAIL}])
+                await self.call("click", uid=_uid(snap.text, "submit"))
+                await self.call("wait_for", text=[WAIT_TEXT])
+                self.look = await self.call("take_snapshot")
+        except LookupError as exc:
+            self.calls.append(CallRecord(tool="(find uid)", arguments={}, is_error=True, error=str(exc)))
+        await self.call("list_console_messages")
+
+
+_CHECKERS = {"browser-ctx": _BrowserCtx, "playwright-mcp": _PlaywrightMcp, "chrome-devtools-mcp": _ChromeDevtools}
+
+
+def _call_json(rec: CallRecord) -> dict[str, Any]:
+    return {**rec.summary(), "text": rec.text}
+
+
+async def run_loop(servers: list[str], rounds: tuple[Round, ...] = ROUNDS, *, timeout: float = 60.0,
+                   log=print) -> dict[str, Any]:
+    """Run ``rounds`` on ``servers``; return ``{"servers": {name: version}, "rounds": [...], "builds": [...]}``."""
+    specs = build_specs(servers, log=log)
+    result: dict[str, Any] = {"servers": {}, "rounds": [], "builds": []}
+    with tempfile.TemporaryDirectory(prefix="verify-loop-") as tmp:
+        work = Path(tmp)
+        app = prepare_app(work, log)
+        served = work / "site"
+        result["builds"].append(round(build_app(app, served), 2))
+        with _http.serve_directory(served) as port:
+            url = f"http://127.0.0.1:{port}/index.html"
+            async with _connect_all(specs) as conns:
+                checkers: dict[str, _Checker] = {}
+                for spec, conn in zip(specs, conns, strict=True):
+                    result["servers"][spec.name] = spec.version
+                    checkers[spec.name] = _CHECKERS[spec.name](conn, url, timeout)
+                    await checkers[spec.name].start()
+                    checkers[spec.name].take()
+                names = list(checkers)
+                for k, rnd in enumerate(rounds):
+                    baselines = {}
+                    for name in names:
+                        await checkers[name].baseline(rnd)
+                        baselines[name] = checkers[name].take()
+                    for edit in rnd.edits:
+                        path = app / edit.path
+                        path.write_text(apply_edit(path.read_text(), edit))
+                    result["builds"].append(round(build_app(app, served), 2))
+                    entry: dict[str, Any] = {"name": rnd.name, "what": rnd.what, "state": rnd.state, "servers": {}}
+                    for name in names[k % len(names):] + names[:k % len(names)]:
+                        checker = checkers[name]
+                        checker.look = None
+                        await checker.check(rnd)
+                        calls = checker.take()
+                        look = checker.look.text if checker.look is not None and not checker.look.is_error else None
+                        verdict = judge(rnd, [c.text for c in calls], look=look, diffs=checker.diffs,
+                                        errors=[f"{c.tool}: {c.error}" for c in calls if c.is_error])
+                        entry["servers"][name] = _server_entry(calls, baselines[name], verdict)
+                        log(f"  {rnd.name:<11} {name:<20} {sum(c.tokens for c in calls):>6,} tokens  "
+                            f"{'correct' if verdict.correct else 'WRONG: ' + verdict.reason}")
+                    result["rounds"].append(entry)
+    for spec in specs:
+        spec.cleanup()
+    return result
+
+
+def _server_entry(calls: list[CallRecord], baseline: list[CallRecord], verdict: Verdict) -> dict[str, Any]:
+    return {"tokens": sum(c.tokens for c in calls), "baselineTokens": sum(c.tokens for c in baseline),
+            "correct": verdict.correct, "falseUnchanged": verdict.false_unchanged, "reason": verdict.reason,
+            "calls": [_call_json(c) for c in calls], "baseline": [_call_json(c) for c in baseline]}
+
+
+@contextlib.asynccontextmanager
+async def _connect_all(specs: list) -> AsyncIterator[list[Connection]]:
+    """Connect to every spec in turn; close them all on exit."""
+    async with contextlib.AsyncExitStack() as stack:
+        yield [await stack.enter_async_context(connect(s)) for s in specs]
+
+
+def summarise(result: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """Per server: ``median``/``total`` tokens per round, ``baseline`` tokens, ``correct``, ``rounds``,
+    ``falseUnchanged``."""
+    out: dict[str, dict[str, Any]] = {}
+    for name in result["servers"]:
+        rows = [r["servers"][name] for r in result["rounds"] if name in r["servers"]]
+        tokens = [row["tokens"] for row in rows]
+        out[name] = {"median": statistics.median(tokens) if tokens else 0, "total": sum(tokens),
+                     "baseline": sum(row["baselineTokens"] for row in rows),
+                     "correct": sum(row["correct"] for row in rows), "rounds": len(rows),
+                     "falseUnchanged": sum(row["falseUnchanged"] for row in rows)}
+    return out
+
+
+def report(result: dict[str, Any]) -> str:
+    """The markdown report: the summary table, the per-round table and each wrong answer's reason."""
+    summary = summarise(result)
+    ref = summary.get("playwright-mcp")
+    lines = ["| server | tokens per round (median) | tokens, all rounds | baseline looks (tokens) | "
+             "rounds correct | false \"Unchanged\" | median vs @playwright/mcp |",
+             "|---|---:|---:|---:|---:|---:|---:|"]
+    for name, s in summary.items():
+        ratio = f"{s['median'] / ref['median']:.0%}" if ref and ref["median"] else "–"
+        lines.append(f"| {name} {result['servers'][name]} | {s['median']:,.0f} | {s['total']:,} | {s['baseline']:,} | "
+                     f"{s['correct']}/{s['rounds']} | {s['falseUnchanged']} | {ratio} |")
+    names = list(result["servers"])
+    lines += ["", "| round | state | " + " | ".join(names) + " |", "|---|---|" + "---:|" * len(names)]
+    wrong = []
+    for r in result["rounds"]:
+        cells = []
+        for name in names:
+            e = r["servers"].get(name)
+            if e is None:
+                cells.append("–")
+                continue
+            cells.append(f"{e['tokens']:,} {'✓' if e['correct'] else '✗'}")
+            if not e["correct"]:
+                wrong.append(f"- {r['name']} / {name}: {e['reason']}")
+        lines.append(f"| {r['name']}: {r['what']} | {r['state']} | " + " | ".join(cells) + " |")
+    if wrong:
+        lines += ["", "Wrong answers:", *wrong]
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Command line: ``--servers`` (default all three), ``--out`` (default ``bench-out``), ``--timeout``."""
+    ap = argparse.ArgumentParser(prog="python -m bench.verify_loop", description=__doc__.splitlines()[0])
+    ap.add_argument("--servers", default=",".join(SERVER_NAMES))
+    ap.add_argument("--out", type=Path, default=Path("bench-out"))
+    ap.add_argument("--timeout", type=float, default=60.0, help="seconds per tool call (default: %(default)s)")
+    args = ap.parse_args(argv)
+    names = [s.strip() for s in args.servers.split(",") if s.strip()]
+    if bad := [n for n in names if n not in SERVER_NAMES]:
+        print(f"error: unknown server(s) {', '.join(bad)}", file=sys.stderr)
+        return 2
+    log = lambda s: print(s, file=sys.stderr, flush=True)  # noqa: E731
+    started = _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
+    try:
+        result = anyio.run(lambda: run_loop(names, timeout=args.timeout, log=log))
+    except RuntimeError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    result["date"] = started
+    text = report(result)
+    args.out.mkdir(parents=True, exist_ok=True)
+    (args.out / "verify-loop.json").write_text(json.dumps(result, indent=1, ensure_ascii=False))
+    print(f"Verify loop, {started} ({len(result['rounds'])} rounds, builds {sum(result['builds']):.0f} s)\n")
+    print(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
