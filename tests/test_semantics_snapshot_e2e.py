@@ -60,3 +60,21 @@ async def test_virtualised_grid_states_its_total_and_the_rendered_rows(site: str
         snap = await call(s, "browser_snapshot")
         assert 'grid "Events" 2 cols, rows 1-20 of 1,000: Event | When' in snap, snap
         assert "row: Event 20 | Day 20" in snap and "more rows" not in snap, snap
+
+
+async def test_every_fold_line_names_a_call_that_shows_what_it_folded(site: str) -> None:
+    async with mcp_session() as s:
+        await call(s, "browser_navigate", url=f"{site}/semantics/folds.html")
+        snap = await call(s, "browser_snapshot")
+        folds = [line.strip() for line in snap.split("\n") if line.strip().startswith("… ")]
+        assert len(folds) == 3, snap  # topics, paragraphs, references
+        wanted = {"Topic": 40, "Paragraph": 12, "Source": 60}
+        for line in folds:
+            target = _FOLD_TARGET.search(line)
+            assert target, line
+            whole = await call(s, "browser_snapshot", target=target.group(1), maxTokens=8000)
+            assert "… " not in whole.replace("Page:", ""), whole
+            word = next(w for w in wanted if w in whole)
+            found = set(int(n) for n in re.findall(rf"{word} (\d+)\b", whole))
+            assert found == set(range(1, wanted.pop(word) + 1)), (line, whole)
+        assert wanted == {}

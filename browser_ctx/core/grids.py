@@ -128,38 +128,67 @@ def _container_name(node: Node) -> str:
     return ""
 
 
+def _own_target(node: Node, framed: bool) -> str:
+    """``node``'s ref, ``#id`` or ``role=…[name="…"]`` (only its ref inside a frame), else ``""``."""
+    ref = node.attrs.get("data-ref")
+    if ref:
+        return ref
+    if framed:
+        return ""
+    ident = node.attrs.get("id") or ""
+    if _CSS_ID.fullmatch(ident):
+        return "#" + ident
+    role = role_of(node) or ("table" if node.tag == "table" else "list" if node.tag in ("ul", "ol") else "")
+    name = _container_name(node)
+    if role in _NAMED_ROLES and name and len(name) <= 80 and not name.endswith("…") \
+            and '"' not in name and "\\" not in name:
+        return f'role={role}[name="{name}"]'
+    return ""
+
+
+def _class_selector(node: Node) -> str:
+    """``ol.references`` / ``.navbox-list`` (a ``div``/``span`` may stand for another tag in visible HTML, so
+    it is left out), from the class tokens the walker kept that need no escaping; ``""`` when none does."""
+    classes = [c for c in (node.attrs.get("class") or "").split() if _CSS_ID.fullmatch(c)]
+    if not classes:
+        return ""
+    tag = "" if node.tag in ("div", "span") else node.tag
+    return tag + "".join("." + c for c in classes)
+
+
 def fold_target(node: Node | None) -> str:
-    """Return a ``target`` for ``browser_snapshot`` that selects ``node`` (the container of a folded run) or
-    its nearest ancestor that can be named, or ``""`` when none can.
+    """Return a ``target`` for ``browser_snapshot`` that selects ``node`` (the container of a folded run), or
+    ``""`` when nothing can name it.
 
     In order: its ref (``e12``, ``f1e3``); ``#id``; ``role=list[name="Sizes"]`` for a named container of
-    :data:`_NAMED_ROLES` (a name cut with ``…`` or holding a quote is not used). Inside a frame
-    (``bc-frame``) only refs are used: a CSS or role selector is resolved in the top document.
+    :data:`_NAMED_ROLES` (a name cut with ``…`` or holding a quote is not used); its tag and classes under
+    the nearest ancestor named so (``#content >> ol.references``: every match is shown, so a class shared
+    by a few lists still shows this one); else the nearest ancestor named so. Inside a frame (``bc-frame``)
+    only refs are used: a CSS or role selector is resolved in the top document.
     """
+    if node is None:
+        return ""
     framed = False
-    up = node
+    up: Node | None = node
     while up is not None:
         if up.tag == "bc-frame":
             framed = True
             break
         up = up.parent
-    n = node
+    own = _own_target(node, framed)
+    if own:
+        return own
+    by_class = "" if framed else _class_selector(node)
+    n = node.parent
     while n is not None and n.tag not in ("body", "html", "bc-frame"):
-        if not n.is_text:
-            ref = n.attrs.get("data-ref")
-            if ref:
-                return ref
-            if not framed:
-                ident = n.attrs.get("id") or ""
-                if _CSS_ID.fullmatch(ident):
-                    return "#" + ident
-                role = role_of(n) or ("table" if n.tag == "table" else "list" if n.tag in ("ul", "ol") else "")
-                name = _container_name(n)
-                if role in _NAMED_ROLES and name and len(name) <= 80 and not name.endswith("…") \
-                        and '"' not in name and "\\" not in name:
-                    return f'role={role}[name="{name}"]'
+        anchor = _own_target(n, framed)
+        if anchor:
+            if by_class:
+                return by_class if anchor.startswith(("e", "f")) and anchor[1:2].isdigit() \
+                    else f"{anchor} >> {by_class}"
+            return anchor
         n = n.parent
-    return ""
+    return by_class
 
 
 def fold_hint(node: Node | None) -> str:

@@ -175,13 +175,14 @@ def _key(text: str) -> str:
 
 
 class _Line:
-    __slots__ = ("depth", "text", "kind", "key")
+    __slots__ = ("depth", "text", "kind", "key", "scope")
 
-    def __init__(self, depth: int, text: str, kind: str, key: str = "") -> None:
+    def __init__(self, depth: int, text: str, kind: str, key: str = "", scope: Node | None = None) -> None:
         self.depth = depth
         self.text = text
         self.kind = kind  # text | control | heading | container | fold | other
         self.key = key
+        self.scope = scope  # an element holding what the line shows (names a fold's one-call target)
 
 
 class _Renderer:
@@ -194,10 +195,11 @@ class _Renderer:
         self._sig_cache: dict[int, tuple] = {}
         self._field_cache: dict[int, bool] = {}
         self._names: dict[int, str] = {}
+        self.scope: Node | None = None  # the element whose children are being rendered
 
     # ------------------------------------------------------------------ helpers
     def emit(self, depth: int, text: str, kind: str = "other", key: str = "") -> None:
-        self.lines.append(_Line(depth, text, kind, key))
+        self.lines.append(_Line(depth, text, kind, key, self.scope))
 
     def name(self, node: Node) -> str:
         k = id(node)
@@ -400,6 +402,13 @@ class _Renderer:
 
     # ------------------------------------------------------------------ tree walk
     def render_children(self, node: Node, depth: int) -> None:
+        outer, self.scope = self.scope, node
+        try:
+            self._render_children(node, depth)
+        finally:
+            self.scope = outer
+
+    def _render_children(self, node: Node, depth: int) -> None:
         children = node.children
         n = len(children)
         i = 0
@@ -863,11 +872,33 @@ def _fold_prose(lines: list[_Line], show: int) -> list[_Line]:
             out.extend(run[:show])
             rest = run[show:]
             chars = sum(_line_chars(x.text) for x in rest)
-            out.append(_Line(line.depth, f"… {len(rest):,} more paragraphs ({chars:,} chars)", "fold"))
+            hint = fold_hint(_common_ancestor([x.scope for x in rest]))
+            out.append(_Line(line.depth, f"… {len(rest):,} more paragraphs ({chars:,} chars){hint}", "fold"))
         else:
             out.extend(run)
         i = j
     return out
+
+
+def _common_ancestor(nodes: list[Node | None]) -> Node | None:
+    """The nearest element holding every node of ``nodes`` (``None`` when one is unknown)."""
+    if not nodes or any(n is None for n in nodes):
+        return None
+    chain: list[Node] = []
+    up = nodes[0]
+    while up is not None:
+        chain.append(up)
+        up = up.parent
+    depth_of = {id(n): i for i, n in enumerate(chain)}
+    best = 0
+    for node in nodes[1:]:
+        up = node
+        while up is not None and id(up) not in depth_of:
+            up = up.parent
+        if up is None:
+            return None
+        best = max(best, depth_of[id(up)])
+    return chain[best]
 
 
 _PLUS = re.compile(r"… \(\+([\d,]+) chars\)$")
