@@ -144,15 +144,26 @@ def _unchanged(fp: str, notes: list[str], why: str) -> types.CallToolResult:
     return types.CallToolResult(content=list(content), structured_content=meta)
 
 
-def _changes_since(tool: str, since: str, fp: str, earlier: str, now: str, budget: Budget) -> str:
+def _changes_since(tool: str, since: str, fp: str, earlier: str, now: str, budget: Budget,
+                   page: str | None = None) -> str:
     """What changed between the read ``since`` (text ``earlier``) and this one (``now``, fingerprint ``fp``),
-    as appeared (``+``), disappeared (``-``) and changed (``~``) lines with refs, like an action record."""
+    as appeared (``+``), disappeared (``-``) and changed (``~``) lines with refs, like an action record.
+
+    ``page`` is this read's page fingerprint (``None`` for a tool that walks no page). When no line shows a
+    change, the page decides the answer: the same page (``since`` is ``earlier`` with this page) with new
+    refs (a reload) is "Unchanged since … in content"; another page changed inside what the read folds or
+    cuts, and the answer says so instead of listing only the new refs (a false "no change")."""
     delta = diff_renderings(earlier, now)
-    if delta.empty:
-        return (f"Unchanged since {since} in what {tool} shows (the page changed elsewhere in what it walked; "
-                f"fingerprint now {fp}).")
-    body = render_delta(delta, max_tokens=max(1, budget.tokens - SINCE_RESERVE_TOKENS),
-                        whole=f"{tool} without since")
+    max_tokens = max(1, budget.tokens - SINCE_RESERVE_TOKENS)
+    if page is not None and not (delta.appeared or delta.disappeared or delta.changed or delta.summary):
+        refs = "\n" + render_delta(delta, max_tokens=max_tokens) if delta.rerendered else ""
+        if result_fingerprint(earlier, page) == since:
+            return (f"Unchanged since {since} in content (the page within the target is as it was then); its refs "
+                    f"are new (fingerprint now {fp}).{refs}")
+        return (f"No change in the lines {tool} shows since {since}, but the page changed inside what it walked and "
+                f"does not show (a folded run, cut text, a form value; fingerprint now {fp}): read that part with a "
+                f"target (a fold line names one).{refs}")
+    body = render_delta(delta, max_tokens=max_tokens, whole=f"{tool} without since")
     return f"Changes since {since} (fingerprint now {fp}):\n{body}"
 
 
@@ -286,7 +297,8 @@ async def _call_tool(spec: ToolSpec, arguments: dict[str, Any] | None, session: 
                                 raise InvalidArgument(_unknown_since(spec.name, since))
                             if extra["fingerprint"] == since:
                                 return _unchanged(since, notes, "(the page within the target is as it was then).")
-                            text = _changes_since(spec.name, since, extra["fingerprint"], earlier, text, budget)
+                            text = _changes_since(spec.name, since, extra["fingerprint"], earlier, text, budget,
+                                                  walked if isinstance(walked, str) else None)
                             full_tokens = count_tokens(text)
                             extra["since"] = since
                 if rendered.capture and spec.pageable and tab is not None and since is None:
