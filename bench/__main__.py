@@ -26,6 +26,7 @@ from browser_ctx.settings import LaunchSettings
 
 from . import verify_loop
 from .corpus import discover
+from .fidelity import main as fidelity_main
 from .report import markdown_report, plot_growth, summarise
 from .run import TEXT_CALLS, Options, run_benchmark
 from .servers import SERVER_NAMES, build_specs, chromium_version
@@ -55,6 +56,10 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument("--verify-loop", action="store_true",
                     help="run the verify-loop measure on the shop app instead (python -m bench.verify_loop; "
                          "uses --servers, --out, --timeout)")
+    ap.add_argument("--fidelity", action="store_true",
+                    help="run the fidelity measure instead (python -m bench.fidelity: the shop app's states and "
+                         "fixtures/semantics pages against Chromium's accessibility tree; takes --servers, --out, "
+                         "--timeout, --quiet and its own --states, --gaps)")
     return ap
 
 
@@ -70,6 +75,10 @@ def _jsonable(value):
 
 def main(argv: list[str] | None = None) -> int:
     """Run the benchmark; return the process exit code (0 when it ran, 2 on bad arguments)."""
+    raw = list(sys.argv[1:] if argv is None else argv)
+    if "--fidelity" in raw:
+        raw.remove("--fidelity")
+        return fidelity_main(raw)
     args = _parser().parse_args(argv)
     if args.verify_loop:
         return verify_loop.main(["--servers", args.servers, "--out", str(args.out), "--timeout", str(args.timeout)])
