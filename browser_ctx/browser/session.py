@@ -183,6 +183,10 @@ class BrowserSession:
             self._owns_provider = True
         #: The provider the browser comes from, or ``None`` when this session launches its own.
         self.provider = provider
+        #: Set to run those measurements now instead of waiting for the session to go idle.
+        self.baselines_due = asyncio.Event()
+        #: When (``time.monotonic()`` s) the session's last tool call ended (set by the server's pipeline).
+        self.last_call_end = 0.0
         self._adopt_existing = adopt_existing
         self._owns_context = True  # False for a remote browser's default context we adopted
         self._kept_pages: set[Page] = set()  # tabs of an adopted context that were there before us

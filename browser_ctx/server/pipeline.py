@@ -20,6 +20,7 @@ import asyncio
 import base64
 import json
 import logging
+import time
 from typing import Any
 
 import jsonschema
@@ -36,7 +37,7 @@ from ..core.tokens import count_tokens
 from ..core.urls import clip_middle
 from ..settings import Settings
 from .registry import Rendered, ToolCall, ToolSpec
-from .tools.ledger import measure_baseline
+from .tools.ledger import measure_baseline, settle_baselines
 
 __all__ = ["call_tool", "error_result", "validate_arguments", "page_changed", "cap_capture", "META_STRING_CHARS"]
 
@@ -238,7 +239,10 @@ async def call_tool(spec: ToolSpec, arguments: dict[str, Any] | None, session: B
     """
     info = _CallInfo()
     info.measurable = spec.baseline is not None
-    result = await _call_tool(spec, arguments, session, settings, info)
+    try:
+        result = await _call_tool(spec, arguments, session, settings, info)
+    finally:
+        session.last_call_end = time.monotonic()
     try:
         _account(session, spec.name, result, info)
     except Exception:  # noqa: BLE001 - bookkeeping never fails a call
@@ -272,6 +276,8 @@ async def _call_tool(spec: ToolSpec, arguments: dict[str, Any] | None, session: 
                 text, full_tokens = capture.text, capture.full_tokens
                 extra.update(capture.meta)
             else:
+                if not spec.read_only and session.baseline_tasks:
+                    await settle_baselines(session)  # measure the page as it was read, before this call changes it
                 rendered: Rendered = await spec.handler(ToolCall(spec.name, args, session, settings, budget))
                 notes.extend(session.redactor.scrub(n) for n in session.take_notes())  # may quote page text
                 images = list(rendered.images)
