@@ -19,6 +19,7 @@ from browser_ctx.browser.extract import (
     register_ref_engine,
 )
 from browser_ctx.browser.launcher import chromium_args, find_executable
+from browser_ctx.browser.worlds import Worlds
 from browser_ctx.settings import LaunchSettings
 from tests.support.site import FIXTURES
 
@@ -53,10 +54,21 @@ async def page(browser):
         await context.close()
 
 
+_WORLDS: dict[object, Worlds] = {}
+
+
+def worlds_of(page) -> Worlds:
+    """The page's isolated worlds (one per page, as a Tab keeps them): the walker runs there, and bcref reads there."""
+    if page not in _WORLDS:
+        _WORLDS.clear()  # one page at a time in this module
+        _WORLDS[page] = Worlds(page)
+    return _WORLDS[page]
+
+
 async def load(page, site: str, path: str) -> tuple[str, FrameIds]:
     await page.goto(f"{site}/{path}", wait_until="load")
     ids = FrameIds()
-    return await extract_frame(page.main_frame, frame_ids=ids), ids
+    return await extract_frame(page.main_frame, frame_ids=ids, worlds=worlds_of(page)), ids
 
 
 def sentinels(path: str, prefix: str) -> set[str]:
@@ -129,7 +141,7 @@ async def test_live_checked_state_and_values(page, site):
     await page.uncheck("#agree")
     await page.select_option("select", "Apple")
     ids = FrameIds()
-    tree = LexborHTMLParser(await extract_frame(page.main_frame, frame_ids=ids))
+    tree = LexborHTMLParser(await extract_frame(page.main_frame, frame_ids=ids, worlds=worlds_of(page)))
     assert "checked" not in el(tree, 'input[type="checkbox"]').attributes
     assert [o.text() for o in tree.css("option[selected]")] == ["Apple"]
 
@@ -179,9 +191,9 @@ async def test_frames_same_and_cross_origin_are_spliced(page, site, other_origin
     # the same ref asked of the wrong frame matches nothing
     assert await page.main_frame.locator(f"bcref={el(frames[0], 'button').attributes['data-ref']}").count() == 0
     # a part of the page: frames are spliced only when inside it
-    [section] = await extract_locator(page.locator("#frames"), frame_ids=ids)
+    [section] = await extract_locator(page.locator("#frames"), frame_ids=ids, worlds=worlds_of(page))
     assert section.count("FRAME_CHILD_TEXT") == 2 and "IFRAME_PARENT_TEXT" not in section
-    [heading] = await extract_locator(page.locator("h1"), frame_ids=ids)
+    [heading] = await extract_locator(page.locator("h1"), frame_ids=ids, worlds=worlds_of(page))
     assert heading == "<h1>IFRAME_PARENT_TEXT</h1>"
 
 
@@ -194,7 +206,7 @@ async def test_detached_frame_leaves_an_empty_placeholder(page, site):
     await handle.dispose()
     # remove the frame element between marking and reading: the reader must not raise
     await page.evaluate("() => document.getElementById('cross').remove()")
-    html = await extract_frame(page.main_frame, frame_ids=ids)
+    html = await extract_frame(page.main_frame, frame_ids=ids, worlds=worlds_of(page))
     assert html.count("<bc-frame") == 1 and "FRAME_ORIGIN_localhost" not in html
 
 
@@ -236,7 +248,7 @@ async def test_password_value_never_serialised(page, site):
     assert el(tree, 'input[name="remember"]').attributes["data-name"] == "Remember me"
     assert el(tree, "form").attributes["data-name"] == "Sign in form"
     await page.fill("#pw2", "SECOND_SECRET_456")
-    [form] = await extract_locator(page.locator("form"), frame_ids=ids)
+    [form] = await extract_locator(page.locator("form"), frame_ids=ids, worlds=worlds_of(page))
     assert "SECOND_SECRET_456" not in form and "PASSWORD_SENTINEL_123" not in form
     assert el(LexborHTMLParser(form), 'input[name="confirm"]').attributes["data-filled"] == "yes"
 
@@ -245,13 +257,13 @@ async def test_password_value_never_serialised(page, site):
 
 async def test_refs_are_stable_and_new_elements_get_new_refs(page, site):
     first, ids = await load(page, site, "hidden.html")
-    second = await extract_frame(page.main_frame, frame_ids=ids)
+    second = await extract_frame(page.main_frame, frame_ids=ids, worlds=worlds_of(page))
     assert first == second
     close_ref = ref_of(first, "Close dialog")
     top = max(int(r[1:]) for r in re.findall(r'data-ref="(e\d+)"', first))
     await page.evaluate("() => { const b = document.createElement('button'); b.textContent = 'Brand new';"
                         " document.querySelector('main').prepend(b); }")
-    third = await extract_frame(page.main_frame, frame_ids=ids)
+    third = await extract_frame(page.main_frame, frame_ids=ids, worlds=worlds_of(page))
     assert ref_of(third, "Close dialog") == close_ref
     assert ref_of(third, "Brand new") == f"e{top + 1}"
 
@@ -268,7 +280,7 @@ async def test_bcref_clicks_the_right_element_and_stale_refs_match_nothing(page,
     # after a reload the same numbers are not reused, so an old ref cannot hit a new element
     old_refs = set(re.findall(r'data-ref="(e\d+)"', html))
     await page.reload(wait_until="load")
-    fresh = await extract_frame(page.main_frame, frame_ids=ids)
+    fresh = await extract_frame(page.main_frame, frame_ids=ids, worlds=worlds_of(page))
     assert not old_refs & set(re.findall(r'data-ref="(e\d+)"', fresh))
     for old in old_refs:
         assert await page.locator(f"bcref={old}").count() == 0
@@ -277,36 +289,37 @@ async def test_bcref_clicks_the_right_element_and_stale_refs_match_nothing(page,
 async def test_extract_locator_order_empty_hidden_and_malformed(page, site):
     await page.goto(f"{site}/hidden.html")
     ids = FrameIds()
-    items = await extract_locator(page.locator("td"), frame_ids=ids)
+    items = await extract_locator(page.locator("td"), frame_ids=ids, worlds=worlds_of(page))
     assert items[:3] == ["<td>Apple</td>", "<td>1</td>", "<td>EUR</td>"]
-    assert await extract_locator(page.locator("#does-not-exist"), frame_ids=ids) == []
-    assert await extract_locator(page.locator("div[hidden]").first, frame_ids=ids) == [""]
-    assert await extract_locator(page.locator('div[style="opacity:0"] p'), frame_ids=ids) == [""]
+    assert await extract_locator(page.locator("#does-not-exist"), frame_ids=ids, worlds=worlds_of(page)) == []
+    assert await extract_locator(page.locator("div[hidden]").first, frame_ids=ids, worlds=worlds_of(page)) == [""]
+    faded = page.locator('div[style="opacity:0"] p')
+    assert await extract_locator(faded, frame_ids=ids, worlds=worlds_of(page)) == [""]
     with pytest.raises(SelectorError):
-        await extract_locator(page.locator("div["), frame_ids=ids)
-    [button] = await extract_locator(page.locator("#close"), frame_ids=ids)
+        await extract_locator(page.locator("div["), frame_ids=ids, worlds=worlds_of(page))
+    [button] = await extract_locator(page.locator("#close"), frame_ids=ids, worlds=worlds_of(page))
     assert button.startswith("<button") and 'data-name="Close dialog"' in button
 
 
 async def test_page_version_changes_on_mutation_and_navigation(page, site):
     await page.goto(f"{site}/hidden.html")
-    v1 = await page_version(page)
-    assert await page_version(page) == v1
+    v1 = await page_version(page, worlds=worlds_of(page))
+    assert await page_version(page, worlds=worlds_of(page)) == v1
     await page.evaluate("() => { document.querySelector('h1').textContent = 'changed' }")
-    v2 = await page_version(page)
+    v2 = await page_version(page, worlds=worlds_of(page))
     assert v2 != v1
     await page.evaluate("() => { document.body.setAttribute('data-x', '1') }")
-    v3 = await page_version(page)
+    v3 = await page_version(page, worlds=worlds_of(page))
     assert v3 != v2
     await page.reload()
-    v4 = await page_version(page)
+    v4 = await page_version(page, worlds=worlds_of(page))
     assert v4 not in (v1, v2, v3)
     await page.goto(f"{site}/login.html")
-    assert await page_version(page) != v4
+    assert await page_version(page, worlds=worlds_of(page)) != v4
     await page.evaluate("() => history.pushState({}, '', '#other')")
-    v5 = await page_version(page)
+    v5 = await page_version(page, worlds=worlds_of(page))
     await page.evaluate("() => history.pushState({}, '', '#again')")
-    assert await page_version(page) != v5
+    assert await page_version(page, worlds=worlds_of(page)) != v5
 
 
 def test_ref_helpers():

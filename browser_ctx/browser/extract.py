@@ -1,6 +1,7 @@
 """Read a live page as *visible HTML* (the browser half of ``docs/visible-html.md``).
 
-The work happens in ``js/extract.js``, evaluated by Playwright in each frame's main world. This module runs it,
+The work happens in ``js/extract.js``, run in each frame's isolated world (:mod:`.worlds`: a page's scripts cannot
+patch what it reads; the frame's main world only when the browser offers no CDP). This module runs it,
 extracts child frames (cross-origin ones too) and splices them into their ``<bc-frame>`` placeholders,
 resolves refs (``e12``, ``f3e12``) through the ``bcref`` selector engine, and reads a page-state version.
 Accessible names (and the invalid state and custom controls' values) of the elements a walk names come from
@@ -10,8 +11,8 @@ walker's own names remain for the rest and whenever the tree cannot be asked.
 Typical use::
 
     await register_ref_engine(playwright)          # once per Playwright instance
-    ids = FrameIds()                               # one per page, kept as long as the page lives
-    html = await extract_frame(page.main_frame, frame_ids=ids)
+    ids, worlds = FrameIds(), Worlds(page)         # one each per page, kept as long as the page lives
+    html = await extract_frame(page.main_frame, frame_ids=ids, worlds=worlds)
     await page.locator("bcref=e12").click()
 """
 
@@ -30,12 +31,14 @@ from playwright.async_api import Error as PlaywrightError
 from .._errors import ActionTimeout, InvalidArgument, PageError, translate
 from . import semantics
 from .scripts import script
+from .worlds import PIN_ENGINE_NAME, Worlds
 
 if TYPE_CHECKING:
     from playwright.async_api import ElementHandle, Frame, Locator, Page, Playwright
 
 __all__ = [
     "REF_ENGINE_NAME",
+    "MAIN_REF_ENGINE_NAME",
     "DEFAULT_TIMEOUT_MS",
     "MAX_VALUE_CHARS",
     "FrameIds",
@@ -70,8 +73,11 @@ _MARK_FRAME = "(el, id) => { el.__browserCtxFrameId = id }"
 _REF_RE = re.compile(r"(f[1-9][0-9]*)?e([1-9][0-9]*)")
 _BODY_OPEN = re.compile(r"^<(body|html)\b[^>]*>")
 
-#: Name of the selector engine that resolves refs: ``page.locator("bcref=e12")``.
+#: Name of the selector engine that resolves refs: ``page.locator("bcref=e12")``. It runs in the isolated world
+#: our walker runs in (:mod:`.worlds`), where the ref registry lives.
 REF_ENGINE_NAME = "bcref"
+#: The same engine in the main world, for pages whose scripts run there (no CDP: :attr:`Worlds.isolated` False).
+MAIN_REF_ENGINE_NAME = "bcrefmain"
 
 
 class FrameIds:
@@ -122,16 +128,19 @@ class FrameIds:
             self._ref_high.pop(frame, None)
 
 
-async def _mark_child(child: Frame, frame_ids: FrameIds) -> None:
-    """Store the child's id on its ``<iframe>`` element (main world), once per frame; never raises."""
+async def _mark_child(child: Frame, frame_ids: FrameIds, worlds: Worlds | None) -> None:
+    """Store the child's id on its ``<iframe>`` element (in the walker's world), once per frame; never raises."""
     if child in frame_ids._marked:
         return
     try:
-        handle = await child.frame_element()
-        try:
-            await handle.evaluate(_MARK_FRAME, frame_ids.id_for(child))
-        finally:
-            await handle.dispose()
+        if worlds is not None:
+            await worlds.mark_frame(child, frame_ids.id_for(child))
+        else:
+            handle = await child.frame_element()
+            try:
+                await handle.evaluate(_MARK_FRAME, frame_ids.id_for(child))
+            finally:
+                await handle.dispose()
     except PlaywrightError:  # a detached/crashed child frame just stays an empty placeholder
         return
     frame_ids._marked.add(child)
@@ -147,7 +156,8 @@ def _strip_document_wrapper(fragment: str) -> str:
     return fragment
 
 
-async def _with_semantics(html: str, frame: Frame, token: str, sessions: semantics.FrameSessions) -> str:
+async def _with_semantics(html: str, frame: Frame, token: str, sessions: semantics.FrameSessions,
+                          worlds: Worlds | None) -> str:
     """Return one frame's walk with Chromium's names, states and values joined in by the walker's markers.
 
     When the kept nodes cannot be reached (the frame navigated meanwhile), the walker's own names stay.
@@ -156,7 +166,8 @@ async def _with_semantics(html: str, frame: Frame, token: str, sessions: semanti
         PageError: the page or browser closed.
     """
     try:
-        answers = await semantics.kept_semantics(sessions, frame, token, limit=MAX_SEMANTIC_NODES)
+        world = await worlds.context_of(frame) if worlds is not None else None
+        answers = await semantics.kept_semantics(sessions, frame, token, limit=MAX_SEMANTIC_NODES, world=world)
     except PageError:
         raise
     except PlaywrightError:
@@ -166,7 +177,7 @@ async def _with_semantics(html: str, frame: Frame, token: str, sessions: semanti
 
 async def _extract(frame: Frame, frame_ids: FrameIds, root: ElementHandle | None, budget_s: float,
                    max_chars: int = 0, facts: dict | None = None,
-                   sessions: semantics.FrameSessions | None = None) -> str:
+                   sessions: semantics.FrameSessions | None = None, worlds: Worlds | None = None) -> str:
     """One frame (or ``root`` in it) plus its child frames, spliced. Raises what Playwright raises.
 
     ``max_chars`` > 0 bounds each frame's walk (characters of visible HTML); ``facts``, when given, receives
@@ -176,26 +187,28 @@ async def _extract(frame: Frame, frame_ids: FrameIds, root: ElementHandle | None
     """
     children = [c for c in frame.child_frames if not c.is_detached()]
     if children:
-        await asyncio.gather(*(_mark_child(c, frame_ids) for c in children))
+        await asyncio.gather(*(_mark_child(c, frame_ids, worlds) for c in children))
     opts: dict = {"framePrefix": frame_ids.id_for(frame), "maxValueChars": MAX_VALUE_CHARS,
                   "maxNameChars": MAX_NAME_CHARS, "refBase": frame_ids._ref_high.get(frame, 0)}
     token = secrets.token_hex(8)
     if sessions is not None:
         opts["axToken"] = token
-    if root is not None:
-        opts["root"] = root
     if max_chars > 0:
         opts["maxChars"] = max_chars
     # withCounter: also the frame's ref counter, so refs keep growing across the documents of a frame
     # (a ref from an earlier page then matches nothing instead of a new page's element).
-    got = await frame.evaluate(script("extract"), {**opts, "withCounter": True, "withFacts": facts is not None})
+    opts = {**opts, "withCounter": True, "withFacts": facts is not None}
+    if worlds is not None:
+        got = await worlds.evaluate(frame, script("extract"), opts, root=root)
+    else:
+        got = await frame.evaluate(script("extract"), {**opts, "root": root} if root is not None else opts)
     html, counter = got[0], got[1]
     if facts is not None and len(got) > 2 and isinstance(got[2], dict):
         facts.update(got[2])
     if isinstance(counter, (int, float)) and counter > frame_ids._ref_high.get(frame, 0):
         frame_ids._ref_high[frame] = int(counter)
     if sessions is not None:
-        html = await _with_semantics(html, frame, token, sessions)
+        html = await _with_semantics(html, frame, token, sessions, worlds)
     if "<bc-frame" not in html:
         return html
     wanted = [(frame_ids.id_for(c), c) for c in children]
@@ -211,7 +224,7 @@ async def _extract(frame: Frame, frame_ids: FrameIds, root: ElementHandle | None
             return ""
         try:
             return _strip_document_wrapper(await asyncio.wait_for(
-                _extract(child, frame_ids, None, child_budget, max_chars, None, sessions), child_budget))
+                _extract(child, frame_ids, None, child_budget, max_chars, None, sessions, worlds), child_budget))
         except (PlaywrightError, TimeoutError):  # never raise for a child frame: leave its placeholder empty
             return ""
 
@@ -227,7 +240,7 @@ async def _extract(frame: Frame, frame_ids: FrameIds, root: ElementHandle | None
 
 
 async def extract_frame(frame: Frame, *, frame_ids: FrameIds, root: ElementHandle | None = None,
-                        timeout_ms: float = DEFAULT_TIMEOUT_MS) -> str:
+                        timeout_ms: float = DEFAULT_TIMEOUT_MS, worlds: Worlds | None = None) -> str:
     """Return the visible HTML of ``frame`` (or of ``root``, an element in that frame), child frames spliced in.
 
     The result follows ``docs/visible-html.md``: the root element itself is serialised (``<body>…</body>`` for a
@@ -240,6 +253,8 @@ async def extract_frame(frame: Frame, *, frame_ids: FrameIds, root: ElementHandl
         frame_ids: the page's :class:`FrameIds`; gives ref prefixes and frame ids.
         root: an element handle in ``frame`` to read instead of the whole document.
         timeout_ms: milliseconds for the whole read, child frames included (default 15,000).
+        worlds: the page's :class:`~.worlds.Worlds`: the walk runs in each frame's isolated world (default
+            ``None``: in the main world, where the page's scripts can patch what it reads).
 
     Returns:
         The visible HTML string (characters, not tokens; not capped).
@@ -252,7 +267,8 @@ async def extract_frame(frame: Frame, *, frame_ids: FrameIds, root: ElementHandl
     budget = max(0.001, timeout_ms / 1000)
     try:
         async with semantics.FrameSessions(frame.page) as sessions:
-            return await asyncio.wait_for(_extract(frame, frame_ids, root, budget, sessions=sessions), budget)
+            return await asyncio.wait_for(_extract(frame, frame_ids, root, budget, sessions=sessions, worlds=worlds),
+                                          budget)
     except TimeoutError as exc:
         raise ActionTimeout(f"Timed out after {timeout_ms:.0f} ms reading the page; it may be busy. "
                             "Try again, or read a smaller part with a selector.") from exc
@@ -295,12 +311,13 @@ class PageRead:
 
 
 async def extract_page(frame: Frame, *, frame_ids: FrameIds, max_chars: int = 0,
-                       timeout_ms: float = DEFAULT_TIMEOUT_MS) -> PageRead:
+                       timeout_ms: float = DEFAULT_TIMEOUT_MS, worlds: Worlds | None = None) -> PageRead:
     """Read ``frame`` (normally ``page.main_frame``) like :func:`extract_frame`, bounded, in one evaluate.
 
     The walk stops collecting once it holds about ``max_chars`` characters of visible HTML (0: no bound) and
     counts the rest without serialising it; the same evaluate returns the page version, whether the document
     is still loading and how many elements it has, so a read costs one round trip however large the page.
+    ``worlds`` as for :func:`extract_frame`.
 
     Raises:
         ActionTimeout: the read took longer than ``timeout_ms``.
@@ -311,8 +328,8 @@ async def extract_page(frame: Frame, *, frame_ids: FrameIds, max_chars: int = 0,
     facts: dict = {}
     try:
         async with semantics.FrameSessions(frame.page) as sessions:
-            html = await asyncio.wait_for(_extract(frame, frame_ids, None, budget, max_chars, facts, sessions),
-                                          budget)
+            html = await asyncio.wait_for(_extract(frame, frame_ids, None, budget, max_chars, facts, sessions,
+                                                   worlds), budget)
     except TimeoutError as exc:
         raise ActionTimeout(f"Timed out after {timeout_ms:.0f} ms reading the page; it may be busy. "
                             "Try again, or read a smaller part with a selector.") from exc
@@ -332,7 +349,8 @@ def _locator_text(locator: Locator) -> str:
 
 
 async def extract_locator(locator: Locator, *, frame_ids: FrameIds, timeout_ms: float = DEFAULT_TIMEOUT_MS,
-                          target: str | None = None, max_matches: int | None = None) -> list[str]:
+                          target: str | None = None, max_matches: int | None = None,
+                          worlds: Worlds | None = None) -> list[str]:
     """Return the visible HTML of every element ``locator`` matches, in document order.
 
     Each element is read with :func:`extract_frame` in its own frame (frames inside it are spliced in).
@@ -345,6 +363,7 @@ async def extract_locator(locator: Locator, *, frame_ids: FrameIds, timeout_ms: 
         timeout_ms: milliseconds for the whole read (default 15,000).
         target: how to name the selector in error messages (default: the locator's selector string).
         max_matches: read at most this many matches, the first in document order (default: all).
+        worlds: as for :func:`extract_frame`.
 
     Returns:
         A list of visible-HTML strings, one per matched element.
@@ -376,7 +395,8 @@ async def extract_locator(locator: Locator, *, frame_ids: FrameIds, timeout_ms: 
                 results.append("")
                 continue
             left_ms = max(1.0, (deadline - loop.time()) * 1000)
-            results.append(await extract_frame(frame, frame_ids=frame_ids, root=handle, timeout_ms=left_ms))
+            results.append(await extract_frame(frame, frame_ids=frame_ids, root=handle, timeout_ms=left_ms,
+                                               worlds=worlds))
     except PlaywrightError as exc:
         raise translate(exc, action="read", target=name) from exc
     finally:
@@ -387,18 +407,22 @@ async def extract_locator(locator: Locator, *, frame_ids: FrameIds, timeout_ms: 
 
 
 async def register_ref_engine(playwright: Playwright) -> None:
-    """Register the ``bcref`` selector engine on ``playwright.selectors`` (idempotent).
+    """Register our selector engines on ``playwright.selectors`` (idempotent).
 
     ``frame.locator("bcref=e12")`` then matches exactly the element the extractor registered as ``e12`` in that
-    frame, if it is still connected to the frame's current document, and nothing otherwise. The engine runs in
-    the main world (it reads ``window.__browserCtx``). Registering after contexts exist is fine: Playwright
-    pushes the engine to existing contexts too.
+    frame, if it is still connected to the frame's current document, and nothing otherwise. ``bcref`` runs in
+    Playwright's utility world, the isolated world the walker runs in (:mod:`.worlds`; it reads that world's
+    ``window.__browserCtx``); ``bcrefmain`` is the same engine in the main world, for pages without CDP;
+    ``bcpin`` hands elements to the isolated world. Registering after contexts exist is fine: Playwright
+    pushes the engines to existing contexts too.
     """
-    try:
-        await playwright.selectors.register(REF_ENGINE_NAME, script("ref_engine"), content_script=False)
-    except PlaywrightError as exc:
-        if "already registered" not in str(exc):
-            raise translate(exc, action="register the ref selector engine") from exc
+    for name, source, content in ((REF_ENGINE_NAME, "ref_engine", True), (MAIN_REF_ENGINE_NAME, "ref_engine", False),
+                                  (PIN_ENGINE_NAME, "pin_engine", True)):
+        try:
+            await playwright.selectors.register(name, script(source), content_script=content)
+        except PlaywrightError as exc:
+            if "already registered" not in str(exc):
+                raise translate(exc, action="register the ref selector engine") from exc
 
 
 def is_ref(target: str) -> bool:
@@ -418,7 +442,7 @@ def ref_frame_prefix(ref: str) -> str:
     return m.group(1) or ""
 
 
-async def page_version(page: Page, timeout_s: float = VERSION_TIMEOUT_S) -> str | None:
+async def page_version(page: Page, timeout_s: float = VERSION_TIMEOUT_S, worlds: Worlds | None = None) -> str | None:
     """Return an opaque string that changes when the main document navigates or its DOM mutates, or
     ``None`` when the page has no version now: mid-navigation (after :data:`VERSION_ATTEMPTS` tries),
     closed, crashed, or stuck (no answer within ``timeout_s`` seconds, default 5).
@@ -426,17 +450,20 @@ async def page_version(page: Page, timeout_s: float = VERSION_TIMEOUT_S) -> str 
     Built from the document's ``performance.timeOrigin`` (new per document), a MutationObserver counter kept in
     ``window.__browserCtx.version`` (installed here if no extraction has run yet) and ``location.href``.
     Mutations made before the observer was installed are not counted; compare versions, never parse them.
-    Every caller that stamps or compares versions uses this one function. Never raises.
+    Every caller that stamps or compares versions uses this one function, with the page's ``worlds`` (the
+    counter lives in the walker's world; without it, the main world's). Never raises.
     """
     try:
-        return await asyncio.wait_for(_read_version(page), timeout_s)
+        return await asyncio.wait_for(_read_version(page, worlds), timeout_s)
     except (TimeoutError, PlaywrightError):
         return None
 
 
-async def _read_version(page: Page) -> str | None:
+async def _read_version(page: Page, worlds: Worlds | None) -> str | None:
     for attempt in range(VERSION_ATTEMPTS):
         try:
+            if worlds is not None:
+                return await worlds.evaluate(page.main_frame, script("extract"), {"versionOnly": True})
             return await page.main_frame.evaluate(script("extract"), {"versionOnly": True})
         except PlaywrightError as exc:
             low = str(exc).lower()

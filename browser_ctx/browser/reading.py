@@ -524,7 +524,7 @@ async def _bounded(coro: Awaitable[_T], settings: Settings, what: str) -> _T:
 async def visible_html(tab: Tab, settings: Settings) -> str:
     """Return the visible HTML of the whole page, frames spliced in."""
     try:
-        return await _bounded(extract.extract_frame(tab.page.main_frame, frame_ids=tab.frame_ids),
+        return await _bounded(extract.extract_frame(tab.page.main_frame, frame_ids=tab.frame_ids, worlds=tab.worlds),
                               settings, "reading the page")
     except PlaywrightError as exc:
         raise translate(exc, action="read the page") from exc
@@ -540,7 +540,8 @@ async def read_page(tab: Tab, settings: Settings, max_chars: int) -> extract.Pag
         PageError: the page navigated, closed or crashed during the read.
     """
     try:
-        return await _bounded(extract.extract_page(tab.page.main_frame, frame_ids=tab.frame_ids, max_chars=max_chars),
+        return await _bounded(extract.extract_page(tab.page.main_frame, frame_ids=tab.frame_ids, max_chars=max_chars,
+                                                      worlds=tab.worlds),
                               settings, "reading the page")
     except PlaywrightError as exc:
         raise translate(exc, action="read the page") from exc
@@ -574,7 +575,8 @@ async def target_html(tab: Tab, target: str, settings: Settings) -> list[str]:
     """
     locator = locator_for(tab, target)
     try:
-        parts = await _bounded(extract.extract_locator(locator, frame_ids=tab.frame_ids, max_matches=MAX_MATCHES),
+        parts = await _bounded(extract.extract_locator(locator, frame_ids=tab.frame_ids, max_matches=MAX_MATCHES,
+                                                       worlds=tab.worlds),
                                settings, f"reading {target!r}")
     except PlaywrightError as exc:
         raise translate(exc, action="read", target=target) from exc

@@ -380,18 +380,20 @@ _AX_MARK = re.compile(r' data-ax="(\d+)"( data-name="[^"]*")?')
 _WHITESPACE = re.compile(r"[ \t\n\r\f]+")
 
 
-async def kept_keys(cdp: CDPSession, token: str) -> list[str | None] | None:
+async def kept_keys(cdp: CDPSession, token: str, context_id: int | None = None) -> list[str | None] | None:
     """Return objectId keys for the nodes a walk kept under ``token``, or ``None`` when ``cdp`` cannot reach them.
 
     The walker stores its kept nodes on its frame's registry (``window.__browserCtx.axKept``, with
     ``axToken``); ``js/ax_kept.js``, evaluated in the main world of ``cdp``'s main frame, finds them in
     that frame or any frame reachable from it that is not cross-origin. Two calls (``Runtime.evaluate``,
     ``Runtime.getProperties``) whatever the number of nodes. ``None`` means the frame is out of process
-    (ask its own session) or gone.
+    (ask its own session) or gone. ``context_id``: evaluate there instead (the isolated world of the walked
+    frame, :mod:`.worlds`; context ids hold in every session of the target).
     """
+    where = {"contextId": context_id} if context_id is not None else {}
     try:
         answer = await cdp.send("Runtime.evaluate", {"expression": invocation("ax_kept", token),
-                                                     "objectGroup": OBJECT_GROUP})
+                                                     "objectGroup": OBJECT_GROUP, **where})
         array_id = (answer.get("result") or {}).get("objectId")
         return await object_ids(cdp, array_id) if array_id else None
     except PlaywrightError as exc:
@@ -444,22 +446,29 @@ class FrameSessions:
         await self.close()
 
 
-async def kept_semantics(sessions: FrameSessions, frame: Frame, token: str,
-                         limit: int | None = None) -> list[NodeSemantics | None]:
+async def kept_semantics(sessions: FrameSessions, frame: Frame, token: str, limit: int | None = None,
+                         world: tuple[bool, int] | None = None) -> list[NodeSemantics | None]:
     """Return the semantics of the nodes the walk of ``frame`` kept under ``token``, in the walk's order.
 
     Looks in the page's session first (the main frame and every in-process frame), then in ``frame``'s
     own session (an out-of-process iframe). Only the first ``limit`` nodes are asked about (all when
     ``None``); the list is that long. Empty when the nodes cannot be reached (the frame navigated).
+    ``world``: where the walk ran (:meth:`.worlds.Worlds.context_of`: out of process, context id); the
+    nodes are asked for in that context of the frame's session only.
 
     Raises:
         PageError: the page or browser closed.
     """
     keys: list[str | None] | None = None
     page_session = await sessions.for_frame(None)
-    if page_session is not None:
-        keys = await kept_keys(page_session, token)
     cdp = page_session
+    if world is not None:
+        cdp = await sessions.for_frame(frame) if world[0] else page_session
+        keys = await kept_keys(cdp, token, world[1]) if cdp is not None else None
+        if not keys or cdp is None:
+            return []
+    elif page_session is not None:
+        keys = await kept_keys(page_session, token)
     if keys is None and frame.parent_frame is not None:
         cdp = await sessions.for_frame(frame)
         keys = await kept_keys(cdp, token) if cdp is not None else None

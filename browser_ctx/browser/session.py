@@ -33,6 +33,7 @@ from .journal import install as install_journal
 from .launcher import IGNORED_DEFAULT_ARGS, chromium_args, find_executable
 from .remote import BrowserProvider, RemoteBrowser
 from .sourcemaps import SourceMaps
+from .worlds import Worlds
 
 __all__ = ["BrowserSession", "Tab", "Capture"]
 
@@ -81,6 +82,7 @@ class Tab:
         history: the last few reads per (tool, arguments) by fingerprint, bounded, for ``since`` diffs.
         crashed: the page's renderer died (``chrome://crash``, out of memory); the tab is replaced by a
             fresh one the next time it would be used (:meth:`BrowserSession.current_tab`).
+        worlds: where our page-side scripts run (each frame's isolated world, :mod:`.worlds`).
     """
 
     id: int
@@ -100,6 +102,10 @@ class Tab:
     #: When (epoch s) our last failed load of this page was undone: documents started before it were ours
     #: (Chromium's error page, the page gone back to), not the page moving by itself.
     navigated_at: float = 0.0
+    worlds: Worlds = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.worlds = Worlds(self.page)
 
     def keep(self, key: str, capture: Capture, limit: int) -> None:
         """Store ``capture`` under ``key``, keeping at most ``limit`` captures."""
@@ -177,16 +183,16 @@ class BrowserSession:
         self.dialogs = DialogCenter(settings.dialogs)
         #: Background measurements of ledger baselines still running (``server.tools.ledger``).
         self.baseline_tasks: set[asyncio.Future[int | None]] = set()
+        #: Set to run those measurements now instead of waiting for the session to go idle.
+        self.baselines_due = asyncio.Event()
+        #: When (``time.monotonic()`` s) the session's last tool call ended (set by the server's pipeline).
+        self.last_call_end = 0.0
         self._owns_provider = False
         if provider is None and (settings.launch.cdp_endpoint or settings.launch.ws_endpoint):
             provider = RemoteBrowser(settings.launch)
             self._owns_provider = True
         #: The provider the browser comes from, or ``None`` when this session launches its own.
         self.provider = provider
-        #: Set to run those measurements now instead of waiting for the session to go idle.
-        self.baselines_due = asyncio.Event()
-        #: When (``time.monotonic()`` s) the session's last tool call ended (set by the server's pipeline).
-        self.last_call_end = 0.0
         self._adopt_existing = adopt_existing
         self._owns_context = True  # False for a remote browser's default context we adopted
         self._kept_pages: set[Page] = set()  # tabs of an adopted context that were there before us

@@ -69,7 +69,8 @@ def locator_for(tab: Tab, target: str) -> Locator:
     frame = tab.frame_ids.frame_for(tab.page, extract.ref_frame_prefix(target))
     if frame is None or frame.is_detached():
         raise stale_ref(target, "its frame is gone")
-    return frame.locator(f"{extract.REF_ENGINE_NAME}={target}")
+    engine = extract.MAIN_REF_ENGINE_NAME if tab.worlds.isolated is False else extract.REF_ENGINE_NAME
+    return frame.locator(f"{engine}={target}")
 
 
 async def describe_element(locator: Locator, tab: Tab | None = None, ref: str | None = None) -> str:
@@ -87,7 +88,11 @@ async def describe_element(locator: Locator, tab: Tab | None = None, ref: str | 
     try:
         if not await locator.first.is_visible():
             return "a hidden element"  # never name what the page hides
-        role, name = await locator.first.evaluate(script("describe_element"), timeout=DESCRIBE_TIMEOUT_MS)
+        if tab is not None:
+            role, name = await tab.worlds.on_element(locator, script("describe_element"),
+                                                     timeout_ms=DESCRIBE_TIMEOUT_MS)
+        else:
+            role, name = await locator.first.evaluate(script("describe_element"), timeout=DESCRIBE_TIMEOUT_MS)
     except PlaywrightError:  # detached, navigating, or too slow: describe it vaguely
         return f"element [{ref}]" if ref else "element"
     if ref is None and tab is not None:
@@ -101,7 +106,7 @@ async def _ref_of(locator: Locator, tab: Tab) -> str | None:
     when it cannot be read (describing is best effort)."""
     try:
         parts = await extract.extract_locator(locator.first, frame_ids=tab.frame_ids,
-                                              timeout_ms=REF_LOOKUP_TIMEOUT_MS)
+                                              timeout_ms=REF_LOOKUP_TIMEOUT_MS, worlds=tab.worlds)
     except (TimeoutError, BrowserCtxError, PlaywrightError):
         return None
     first_tag = _FIRST_TAG.match(parts[0]) if parts and parts[0] else None  # the element, not a descendant

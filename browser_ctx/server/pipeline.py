@@ -96,7 +96,7 @@ async def page_changed(tab: Tab, capture: Capture) -> bool:
     """Whether ``tab``'s page changed since ``capture`` was rendered (``False`` when either version is unknown)."""
     if capture.version is None:
         return False
-    now = await page_version(tab.page)
+    now = await page_version(tab.page, worlds=tab.worlds)
     return now is not None and now != capture.version
 
 

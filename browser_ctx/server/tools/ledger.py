@@ -83,7 +83,7 @@ async def measure_baseline(session: BrowserSession, target: str | None,
         return None
     page = tab.page
     if version is None:
-        version = await page_version(page)  # None mid-navigation or closed: nothing is cached
+        version = await page_version(page, worlds=tab.worlds)  # None mid-navigation or closed: nothing is cached
     key = (tab.id, page.url, version, target) if version else None
     if key is not None:
         cached = session.ledger.cached_baseline(key)

@@ -149,7 +149,7 @@ async def snapshot(call: ToolCall) -> Rendered:
         if partial:
             meta[PARTIAL_KEY] = partial
     if target:
-        version = await page_version(tab.page)
+        version = await page_version(tab.page, worlds=tab.worlds)
     return Rendered(text, meta=meta, version=version, tab=tab.id)
 
 
@@ -188,7 +188,7 @@ async def text(call: ToolCall) -> Rendered:
         if partial:
             meta[PARTIAL_KEY] = partial
         return Rendered(body, meta=meta, version=read.version, tab=tab.id)
-    return Rendered(body, meta=meta, version=await page_version(tab.page), tab=tab.id)
+    return Rendered(body, meta=meta, version=await page_version(tab.page, worlds=tab.worlds), tab=tab.id)
 
 
 TOOLS = [

@@ -1,0 +1,370 @@
+"""Where our page-side JavaScript runs: an isolated world of each frame, out of the page's reach.
+
+A page's scripts can patch ``getComputedStyle``, ``Element.prototype.getAttributeNames``, ``JSON``, ``Array``
+methods or remove ``WeakRef``; code run in the page's main world would then read what the page chooses (hidden
+text as visible) or fail. An isolated world shares the DOM with the page but not its globals or prototypes.
+
+We use the isolated world Playwright already keeps in every frame of a Chromium page (created with CDP
+``Page.createIsolatedWorld`` and re-created for each new document, named
+``__playwright_utility_world_<page guid>``): selector engines registered with ``content_script=True`` run
+there too, so the ``bcref`` engine sees the ref registry our walker keeps in it (``window.__browserCtx`` of
+that world), and locators of refs keep working for every Playwright action.
+
+- :class:`Worlds` (one per page, owned by its ``Tab``) opens one CDP session for the page, lazily, and learns
+  the world's execution context of each in-process frame from ``Runtime.executionContextCreated`` (dropping
+  it on ``…Destroyed``/``…Cleared``: a context dies with its document; the next document's arrives by itself).
+  An out-of-process iframe gets its own session the same way.
+- A Playwright :class:`~playwright.async_api.Frame` is matched to its CDP frame id once: the ``bcpin``
+  selector engine (``js/pin_engine.js``, a content script) pins the frame's root element under a random key,
+  and the context holding the key names the frame. The main frame is the root of ``Page.getFrameTree``.
+- An element (a locator's first match, or a handle) is handed to a script the same way: pinned under a random
+  key by Playwright, taken out by the script.
+
+Cost: one ``Runtime.evaluate`` per script call, as Playwright's own ``frame.evaluate``; the first call on a
+page adds a session and ``Runtime.enable`` (a few ms), the first on each frame one pin; an element adds one
+Playwright round trip (the pin).
+
+Fallback: when the page offers no CDP session (a non-Chromium browser), :attr:`Worlds.isolated` is ``False``
+and every script runs in the frame's main world through Playwright, as before: a page that patches builtins
+can then make reads lie or fail, and refs resolve through the main-world engine (``bcrefmain``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import secrets
+from typing import TYPE_CHECKING, Any
+
+from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import Locator
+
+if TYPE_CHECKING:
+    from playwright.async_api import CDPSession, ElementHandle, Frame, Page
+
+__all__ = ["Worlds", "PIN_ENGINE_NAME", "UTILITY_WORLD_PREFIX"]
+
+#: Name of the selector engine that hands elements to the isolated world (``js/pin_engine.js``).
+PIN_ENGINE_NAME = "bcpin"
+#: How Playwright names its utility world in Chromium (followed by the page's guid).
+UTILITY_WORLD_PREFIX = "__playwright_utility_world_"
+#: Seconds a call waits for a frame's world to appear (a document being replaced) before it gives up.
+CONTEXT_WAIT_S = 2.0
+#: Seconds between looks for a frame's world while waiting.
+CONTEXT_POLL_S = 0.01
+#: Tries of a call whose context died under it (the document was replaced) before it gives up.
+CALL_ATTEMPTS = 3
+
+#: Runs a script with its arguments, an element taken from the pins put in at ``at`` (an argument's index, or
+#: ``"root"`` for the first argument's ``root`` key). Arguments: the script, its arguments, the pin key, ``at``.
+_CALL = ("((f, args, key, at) => {"
+         " if (key) { const pins = globalThis.__browserCtxPins; const el = pins && pins.get(key);"
+         " if (pins) pins.delete(key);"
+         " if (!el || !el.isConnected) throw new Error('Element is not attached to the DOM');"
+         " if (at === 'root') args[0] = Object.assign({}, args[0], {root: el}); else args.splice(at, 0, el); }"
+         " return f(...args); })")
+_NAVIGATED = "Execution context was destroyed, most likely because of a navigation"
+
+
+class _Session:
+    """One CDP session (the page's, or an out-of-process iframe's) and its frames' isolated-world contexts."""
+
+    def __init__(self, cdp: CDPSession) -> None:
+        self.cdp = cdp
+        self.contexts: dict[str, int] = {}  # CDP frame id -> execution context id of the utility world
+        self.closed = False
+        self.enabled: asyncio.Future[Any] | None = None
+        cdp.on("Runtime.executionContextCreated", self._created)
+        cdp.on("Runtime.executionContextDestroyed", self._destroyed)
+        cdp.on("Runtime.executionContextsCleared", self._cleared)
+
+    def _created(self, event: dict[str, Any]) -> None:
+        ctx = event.get("context") or {}
+        frame_id = (ctx.get("auxData") or {}).get("frameId")
+        if frame_id and str(ctx.get("name", "")).startswith(UTILITY_WORLD_PREFIX):
+            self.contexts[frame_id] = ctx["id"]
+
+    def _destroyed(self, event: dict[str, Any]) -> None:
+        gone = event.get("executionContextId")
+        for frame_id in [f for f, c in self.contexts.items() if c == gone]:
+            del self.contexts[frame_id]
+
+    def _cleared(self, _event: object) -> None:
+        self.contexts.clear()
+
+    def forget(self, frame_id: str, context_id: int) -> None:
+        if self.contexts.get(frame_id) == context_id:
+            del self.contexts[frame_id]
+
+
+def _closed(exc: BaseException) -> bool:
+    low = str(exc).lower()
+    return "session closed" in low or "target closed" in low or "has been closed" in low or "detached" in low
+
+
+def _stale(exc: BaseException) -> bool:
+    low = str(exc).lower()
+    return "cannot find context" in low or "context was destroyed" in low or "no world" in low
+
+
+class Worlds:
+    """Runs our page-side scripts in an isolated world of each frame of one page (see the module docstring).
+
+    Args:
+        page: the Playwright page; one instance per page, kept as long as the page lives.
+
+    Attributes:
+        isolated: ``True`` once scripts run in the isolated world, ``False`` when the page has no CDP
+            session (they run in the main world), ``None`` before the first call.
+    """
+
+    def __init__(self, page: Page) -> None:
+        self._page = page
+        self._session: _Session | None = None
+        self._opening: asyncio.Task[_Session | None] | None = None
+        self._oopif: dict[Frame, _Session | None] = {}
+        self._frames: dict[Frame, tuple[_Session, str]] = {}
+        self.isolated: bool | None = None
+
+    # --- sessions -----------------------------------------------------------------------------------------
+
+    async def _open(self, target: Page | Frame) -> _Session | None:
+        """A new session on ``target`` with Runtime enabled, or ``None`` when it has no session of its own."""
+        try:
+            cdp = await self._page.context.new_cdp_session(target)
+        except PlaywrightError:
+            return None
+        session = _Session(cdp)
+        await cdp.send("Runtime.enable")
+        return session
+
+    async def _page_session(self) -> _Session | None:
+        """The page's session (opened on first use; shared by callers), or ``None`` without CDP."""
+        if self.isolated is False:
+            return None
+        if self._session is not None and not self._session.closed:
+            return self._session
+        if self._page.is_closed():
+            raise PlaywrightError("Target page, context or browser has been closed")
+        if self._opening is None or self._opening.done() and self._opening.exception() is not None:
+            self._opening = asyncio.ensure_future(self._open(self._page))
+        session = await asyncio.shield(self._opening)  # a caller's timeout must not cancel the opening
+        if session is None:
+            if self._page.is_closed():
+                raise PlaywrightError("Target page, context or browser has been closed")
+            self.isolated = False
+            return None
+        self._session, self.isolated = session, True
+        return session
+
+    async def close(self) -> None:
+        """Detach every session this page's worlds opened. Never raises."""
+        sessions = [s for s in [self._session, *self._oopif.values()] if s is not None]
+        self._session, self._opening = None, None
+        self._oopif.clear()
+        self._frames.clear()
+        for s in sessions:
+            s.closed = True
+            try:
+                await s.cdp.detach()
+            except PlaywrightError:
+                pass  # the page is gone, and its sessions with it
+
+    # --- frames ---------------------------------------------------------------------------------------------
+
+    async def _find_pin(self, session: _Session, key: str) -> str | None:
+        """The CDP frame id whose world holds pin ``key`` (taken out), or ``None``."""
+        probe = (f"(() => {{ const p = globalThis.__browserCtxPins; return !!(p && p.delete({json.dumps(key)})); }})()")
+
+        async def holds(frame_id: str, context_id: int) -> str | None:
+            try:
+                got = await session.cdp.send("Runtime.evaluate", {"expression": probe, "contextId": context_id,
+                                                                  "returnByValue": True})
+            except PlaywrightError:
+                return None
+            return frame_id if (got.get("result") or {}).get("value") is True else None
+
+        for _ in range(3):  # the context's event may trail Playwright's own by a moment
+            hits = await asyncio.gather(*(holds(f, c) for f, c in list(session.contexts.items())))
+            found = next((h for h in hits if h), None)
+            if found:
+                return found
+            await asyncio.sleep(CONTEXT_POLL_S)
+        return None
+
+    async def _locate(self, frame: Frame) -> tuple[_Session, str] | None:
+        """The session and CDP frame id of ``frame`` (cached), or ``None`` without CDP.
+
+        Raises:
+            PlaywrightError: the frame's world cannot be found (navigating, detached) or the page closed.
+        """
+        page_session = await self._page_session()
+        if page_session is None:
+            return None
+        known = self._frames.get(frame)
+        if known is not None and not known[0].closed:
+            return known
+        if frame.parent_frame is None:
+            tree = await page_session.cdp.send("Page.getFrameTree")
+            found = (page_session, str(tree["frameTree"]["frame"]["id"]))
+        else:
+            key = secrets.token_hex(8)
+            if await frame.locator(f":root >> {PIN_ENGINE_NAME}=pin:{key}").count() == 0:
+                raise PlaywrightError(f"{_NAVIGATED} (no world: the frame has no document)")
+            frame_id = await self._find_pin(page_session, key)
+            session = page_session
+            if frame_id is None:  # an out-of-process iframe: its own session
+                if frame not in self._oopif or (self._oopif[frame] or page_session).closed:
+                    self._oopif[frame] = await self._open(frame)
+                oopif = self._oopif[frame]
+                frame_id = await self._find_pin(oopif, key) if oopif is not None else None
+                session = oopif or page_session
+            if frame_id is None:
+                raise PlaywrightError(f"{_NAVIGATED} (no world found for the frame)")
+            found = (session, frame_id)
+        self._frames[frame] = found
+        return found
+
+    async def _context(self, session: _Session, frame_id: str) -> int:
+        """The world's context id of ``frame_id``, waiting up to :data:`CONTEXT_WAIT_S` for a new document's."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + CONTEXT_WAIT_S
+        while True:
+            if session.closed:
+                raise PlaywrightError("Target closed (session detached)")
+            context_id = session.contexts.get(frame_id)
+            if context_id is not None:
+                return context_id
+            if loop.time() >= deadline:
+                raise PlaywrightError(f"{_NAVIGATED} (no world for the frame's document)")
+            await asyncio.sleep(CONTEXT_POLL_S)
+
+    # --- calls ----------------------------------------------------------------------------------------------
+
+    async def _call(self, frame: Frame, source: str, args: list[Any], key: str | None, at: int | str) -> Any:
+        """Run ``source(*args)`` in ``frame``'s world (``located`` known), by value, retried on a dead context."""
+        expression = f"{_CALL}({source}, {json.dumps(args, ensure_ascii=False)}, {json.dumps(key)}, {json.dumps(at)})"
+        for attempt in range(CALL_ATTEMPTS):
+            located = await self._locate(frame)
+            if located is None:
+                raise PlaywrightError("no CDP session")  # not reached: callers check isolated first
+            session, frame_id = located
+            context_id = await self._context(session, frame_id)
+            try:
+                answer = await session.cdp.send("Runtime.evaluate", {
+                    "expression": expression, "contextId": context_id, "returnByValue": True,
+                    "awaitPromise": True})
+            except PlaywrightError as exc:
+                if _closed(exc):
+                    session.closed = True
+                    self._frames.pop(frame, None)
+                elif _stale(exc):
+                    session.forget(frame_id, context_id)
+                else:
+                    raise
+                if attempt + 1 >= CALL_ATTEMPTS or self._page.is_closed() or frame.is_detached():
+                    raise
+                await asyncio.sleep(CONTEXT_POLL_S)
+                continue
+            thrown = answer.get("exceptionDetails")
+            if thrown:
+                described = (thrown.get("exception") or {}).get("description") or thrown.get("text") or "Error"
+                if key is not None and "Element is not attached" in described:
+                    raise PlaywrightError("Element is not attached to the DOM")
+                raise PlaywrightError(str(described).split("\n    at ")[0])
+            return (answer.get("result") or {}).get("value")
+        raise PlaywrightError(_NAVIGATED)  # not reached
+
+    async def evaluate(self, frame: Frame, source: str, arg: Any = None, *, root: ElementHandle | None = None) -> Any:
+        """Return ``source(arg)`` run in ``frame``'s isolated world, by value (JSON-like data).
+
+        Args:
+            frame: the frame to run in.
+            source: one function expression (``scripts.script(name)``).
+            arg: its argument; JSON-serialisable (``None``: none).
+            root: an element of ``frame`` passed as ``arg["root"]`` (``arg`` must then be a dict).
+
+        Raises:
+            PlaywrightError: the script threw (its message), the frame navigated or detached, the page closed.
+        """
+        if await self._page_session() is None:
+            if root is not None:
+                arg = {**(arg or {}), "root": root}
+            return await frame.evaluate(source, arg)
+        key = None
+        if root is not None:
+            key = await self._pin(root)
+        return await self._call(frame, source, [arg], key, "root")
+
+    async def on_element(self, target: Locator | ElementHandle, source: str, arg: Any = None, *,
+                         timeout_ms: float | None = None) -> Any:
+        """Return ``source(element, arg)`` run in the isolated world, for ``target``'s element (a locator's
+        first match, waited for up to ``timeout_ms`` as Playwright's ``locator.evaluate`` waits).
+
+        Raises:
+            PlaywrightError: as :meth:`evaluate`; Playwright's timeout when the locator matches nothing.
+        """
+        if await self._page_session() is None:
+            if isinstance(target, Locator):
+                return await target.first.evaluate(source, arg, timeout=timeout_ms)
+            return await target.evaluate(source, arg)
+        key = secrets.token_hex(8)
+        pinned: ElementHandle | None
+        if isinstance(target, Locator):
+            pinned = await target.first.locator(f"{PIN_ENGINE_NAME}=pin:{key}").element_handle(timeout=timeout_ms)
+        else:
+            pinned = await target.query_selector(f"{PIN_ENGINE_NAME}=pin:{key}")
+            if pinned is None:
+                raise PlaywrightError("Element is not attached to the DOM")
+        try:
+            frame = await pinned.owner_frame()
+        finally:
+            await _dispose(pinned)
+        if frame is None:
+            raise PlaywrightError("Element is not attached to the DOM")
+        return await self._call(frame, source, [arg], key, 0)
+
+    async def _pin(self, handle: ElementHandle) -> str:
+        key = secrets.token_hex(8)
+        pinned = await handle.query_selector(f"{PIN_ENGINE_NAME}=pin:{key}")
+        if pinned is None:
+            raise PlaywrightError("Element is not attached to the DOM")
+        await _dispose(pinned)
+        return key
+
+    async def mark_frame(self, child: Frame, frame_id: str) -> None:
+        """Label ``child``'s ``<iframe>`` element with its id (``f3``) in the world the walker reads it in.
+
+        Raises:
+            PlaywrightError: the frame is detached or has no element.
+        """
+        handle = await child.frame_element()
+        try:
+            if await self._page_session() is None:
+                await handle.evaluate("(el, id) => { el.__browserCtxFrameId = id }", frame_id)
+            else:
+                marked = await handle.query_selector(f"{PIN_ENGINE_NAME}=frame:{frame_id}")
+                if marked is not None:
+                    await marked.dispose()
+        finally:
+            await handle.dispose()
+
+    async def context_of(self, frame: Frame) -> tuple[bool, int] | None:
+        """Whether ``frame`` is out of the page's process (it has a CDP session of its own) and its world's
+        execution context id, valid in any CDP session of the same target; ``None`` without CDP.
+
+        Raises:
+            PlaywrightError: the frame's world cannot be found (navigating, detached) or the page closed.
+        """
+        located = await self._locate(frame)
+        if located is None:
+            return None
+        session, frame_id = located
+        return session is not self._session, await self._context(session, frame_id)
+
+
+async def _dispose(handle: ElementHandle) -> None:
+    try:
+        await handle.dispose()
+    except PlaywrightError:
+        pass  # the page went away: the handle with it
