@@ -148,7 +148,8 @@ async def run_fidelity(specs: list[ServerSpec], chosen: list[State], timeout: fl
                 truth = await _truth(browser, url)
                 entry: dict[str, Any] = {
                     "state": st.label, "path": st.path, "app": st.app, "axNodes": truth.ax_nodes,
-                    "interactive": [list(t) for t in truth.interactive], "text": truth.text, "servers": {},
+                    "interactive": [list(t) for t in truth.interactive], "text": truth.text,
+                    "hiddenInTree": [list(t) for t in truth.hidden], "servers": {},
                 }
                 k = i % max(len(conns), 1)
                 for conn in conns[k:] + conns[:k]:  # rotated, so machine noise hits all alike
@@ -225,8 +226,32 @@ def render(results: dict[str, Any], env: dict[str, Any] | None = None) -> str:
         if rows:
             lines.append(f"| **total, {label}** | | | " + " | ".join(f"**{_cell(_totals(rows, n))}**" for n in names)
                          + " |")
+    lines += ["", *_criterion(results)]
     lines += ["", *gaps_markdown(results, "browser-ctx", level=2)]
     return "\n".join(lines) + "\n"
+
+
+def _criterion(results: dict[str, Any]) -> list[str]:
+    """Issue 12's "done when", on the app states: every state at 100% nodes, >= 98% text, <= 2 calls, and at most
+    50% of @playwright/mcp's tokens on the same states."""
+    app = [r for r in results["states"] if r["app"] and "browser-ctx" in r["servers"]]
+    if not app:
+        return []
+    ok = [r["state"] for r in app if (s := r["servers"]["browser-ctx"])["interactiveFound"] == s["interactiveTotal"]
+          and s["textFound"] >= 0.98 * s["textTotal"] and len(s["calls"]) <= 2]
+    mine = sum(r["servers"]["browser-ctx"]["tokens"] for r in app)
+    line = (f"Issue 12 criterion on the app states: browser-ctx has 100% of nodes and >= 98% of text in <= 2 calls "
+            f"on {len(ok)} of {len(app)} states")
+    missed = [r["state"] for r in app if r["state"] not in ok]
+    line += f" (not: {', '.join(missed)})" if missed else ""
+    both = [r for r in app if "playwright-mcp" in r["servers"]]
+    if both:
+        theirs = sum(r["servers"]["playwright-mcp"]["tokens"] for r in both)
+        ours = sum(r["servers"]["browser-ctx"]["tokens"] for r in both)
+        line += f"; its read tokens are {100.0 * ours / theirs:.0f}% of @playwright/mcp's ({ours:,} / {theirs:,})"
+    else:
+        line += f"; {mine:,} read tokens"
+    return [line + "."]
 
 
 def gaps_markdown(results: dict[str, Any], server: str, level: int = 1) -> list[str]:

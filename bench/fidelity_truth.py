@@ -11,12 +11,15 @@ small pages measured; never use it on a large page). Kept:
   inside an editable field (a field's value is not static text: an input's text, a password's dots).
 
 Visible (:data:`_VISIBLE_JS`, run on the node's DOM node, or on the nearest accessibility ancestor that has
-one, e.g. for CSS generated content): it has a box of non-zero size, ``checkVisibility`` (display,
-``visibility``, opacity 0, ``content-visibility``) passes, it is not wholly left of or above the document
-(off-screen), its text is not ``font-size: 0``, and no ancestor (through shadow hosts) has
-``aria-hidden="true"``, ``inert``, a ``clip`` of at most 1×1 px, ``clip-path: inset(50%)``/``inset(100%)``, or
-hides overflow in a box of at most 1×1 px (the visually-hidden pattern). Ignored accessibility nodes
-(``aria-hidden`` subtrees, the page behind a modal dialog) are left out by Chromium itself.
+one the check can judge, e.g. for CSS generated content; canvas fallback content is judged by its canvas):
+it has a box of non-zero size, ``checkVisibility`` (display, ``visibility``, opacity 0, ``content-visibility``)
+passes, it is not wholly left of or above the document (off-screen), its text is not ``font-size: 0``, and no
+ancestor (through shadow hosts) has ``aria-hidden="true"``, ``inert``, a ``clip`` of at most 1×1 px,
+``clip-path: inset(50%)``/``inset(100%)``, or hides overflow in a box of at most 1×1 px (the visually-hidden
+pattern) or in a box the node lies wholly outside of (a ``position: fixed`` node: wholly outside the viewport
+instead). Colour tricks (text in the background colour, near-zero opacity) are not judged: the pages measured
+do not use them. Ignored accessibility nodes (``aria-hidden`` subtrees, the page behind a modal dialog) are left
+out by Chromium itself.
 """
 
 from __future__ import annotations
@@ -31,7 +34,10 @@ from .fidelity_match import INTERACTIVE_ROLES, canonical_role, collapse
 __all__ = ["Truth", "ground_truth"]
 
 _VISIBLE_JS = r"""function () {
-  const node = this;
+  let node = this;
+  if (!(node instanceof Node) || (node.nodeType !== 1 && node.nodeType !== 3)) return null;
+  const canvas = (node.nodeType === 1 ? node : node.parentElement)?.closest('canvas');
+  if (canvas) node = canvas;  // fallback content has no box of its own: it is shown as far as its canvas is
   const el = node.nodeType === 1 ? node : node.parentElement;
   if (!el || !el.isConnected) return false;
   let rects;
@@ -47,6 +53,10 @@ _VISIBLE_JS = r"""function () {
   if (!el.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true, contentVisibilityAuto: true })) return false;
   if (boxes.every((r) => r.right + window.scrollX <= 0 || r.bottom + window.scrollY <= 0)) return false;
   if (node.nodeType === 3 && parseFloat(getComputedStyle(el).fontSize) === 0) return false;
+  const fixed = getComputedStyle(el).position === 'fixed';
+  if (fixed && boxes.every((r) => r.right <= 0 || r.bottom <= 0 || r.left >= innerWidth || r.top >= innerHeight)) {
+    return false;  // fixed outside the viewport: no scrolling brings it in
+  }
   for (let a = el; a; a = a.parentElement || (a.getRootNode() && a.getRootNode().host) || null) {
     if (a.getAttribute('aria-hidden') === 'true' || a.inert) return false;
     const cs = getComputedStyle(a);
@@ -57,6 +67,10 @@ _VISIBLE_JS = r"""function () {
       if (n.length === 4 && (n[1] - n[3] <= 1 || n[2] - n[0] <= 1)) return false;
     }
     if (cs.overflow !== 'visible' && box.width <= 1 && box.height <= 1) return false;
+    const clipX = a !== node && /hidden|clip/.test(cs.overflowX);
+    const clipY = a !== node && /hidden|clip/.test(cs.overflowY);
+    if ((clipX || clipY) && !fixed && !boxes.some((r) => (!clipX || (r.right > box.left && r.left < box.right))
+        && (!clipY || (r.bottom > box.top && r.top < box.bottom)))) return false;  // wholly outside a clipping box
   }
   return true;
 }"""
@@ -79,7 +93,7 @@ class Truth:
     hidden: list[tuple[str, str]] = field(default_factory=list)
 
 
-async def _visible(cdp: CDPSession, backend_id: int, cache: dict[int, bool]) -> bool | None:
+async def _visible(cdp: CDPSession, backend_id: int, cache: dict[int, bool | None]) -> bool | None:
     """Whether the DOM node is visible; ``None`` when it cannot be resolved (e.g. a pseudo-element)."""
     if backend_id in cache:
         return cache[backend_id]
@@ -90,9 +104,11 @@ async def _visible(cdp: CDPSession, backend_id: int, cache: dict[int, bool]) -> 
             "objectId": object_id, "functionDeclaration": _VISIBLE_JS, "returnByValue": True})
         await cdp.send("Runtime.releaseObject", {"objectId": object_id})
     except Exception:  # noqa: BLE001 - nodes CDP cannot resolve are judged by their ancestor
-        cache[backend_id] = None  # type: ignore[assignment]
+        cache[backend_id] = None
         return None
-    value = bool(res.get("result", {}).get("value"))
+    value = res.get("result", {}).get("value")
+    if "exceptionDetails" in res or not isinstance(value, bool):
+        value = None  # a pseudo-element or another node the check cannot judge: its ancestor decides
     cache[backend_id] = value
     return value
 
@@ -137,7 +153,7 @@ async def ground_truth(page: Page) -> Truth:
         await cdp.send("Accessibility.enable")
         nodes = (await cdp.send("Accessibility.getFullAXTree"))["nodes"]
         by_id = {n["nodeId"]: n for n in nodes}
-        cache: dict[int, bool] = {}
+        cache: dict[int, bool | None] = {}
         truth = Truth(ax_nodes=len(nodes))
 
         async def visible(node: dict[str, Any]) -> bool:
