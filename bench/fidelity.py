@@ -274,8 +274,12 @@ def gaps_markdown(results: dict[str, Any], server: str, level: int = 1) -> list[
                 continue
             for name, n in missed:
                 out.append(f"  - node {role} \"{_short(name)}\"" + (f" ×{n}" if n > 1 else ""))
-        for t in s["missingText"]:
-            out.append(f"  - text \"{_short(t)}\"")
+        lost = s["missingText"]
+        if len(lost) > _LIST_MAX:
+            examples = ", ".join(f'"{_short(t, 60)}"' for t in lost[:4])
+            out.append(f"  - {len(lost)} texts, e.g. {examples}")
+        else:
+            out += [f"  - text \"{_short(t)}\"" for t in lost]
     if len(out) == 2:
         out.append("Nothing.")
     return out
@@ -326,7 +330,9 @@ def main(argv: list[str] | None = None) -> int:
     (args.out / "fidelity.md").write_text(report)
     (args.out / "fidelity.json").write_text(json.dumps({"env": env, **results}, indent=1, ensure_ascii=False))
     if args.gaps:  # the report, then what the other servers missed (for comparison)
-        gaps = [report, f"Every read is under `{args.out / 'fidelity-text'}/`.", ""]
+        gaps = [report, f"Every read is under `{args.out / 'fidelity-text'}/`. Re-run: `.venv/bin/python -m bench "
+                f"--fidelity --gaps {args.gaps}` (3 servers, about 3 minutes; `--servers browser-ctx` alone, "
+                "about 1 minute; `--states orders-grid,terms-dialog` for some).", ""]
         for n in results["servers"]:
             if n != "browser-ctx":
                 gaps += [*gaps_markdown(results, n, level=2), ""]
