@@ -11,14 +11,19 @@ strategy:
 
 - **browser-ctx**: ``browser_navigate`` to the same URL (the reload), the actions that reach the
   round's page state (by role selector), ``browser_snapshot {since: <fingerprint of its last look in
-  that state>}``, and ``browser_console_messages {since: <cursor>}`` in the error rounds. Before the edit,
-  when its last look was in another state, it takes that state's look once (reload, actions, a full
-  ``browser_snapshot``): these *baseline* calls are counted apart from the round.
+  that state>}``, and ``browser_console_messages {since: <cursor>}`` in the error rounds. Where the since
+  answer points into folded parts (a fold line changed, or "the page changed inside what it walked"), it
+  reads them with the target the fold line names (at most two: ``browser_text {target}`` for folded
+  paragraphs, else ``browser_snapshot {target}``, then ``browser_text`` too if a line of it is cut).
 - **@playwright/mcp**: ``browser_navigate`` (same URL), the same actions (it takes selectors),
   ``browser_snapshot``, ``browser_console_messages {level: "info"}``.
 - **chrome-devtools-mcp**: ``navigate_page {type: "reload"}``, ``take_snapshot`` (its actions need uids
   from it), the actions by uid, ``take_snapshot`` again when an action came between, and
   ``list_console_messages``.
+
+Before the edit, when a server's last look was in another page state, it looks at that state once
+(reload, the actions, its full look: a ``browser_snapshot`` without ``since`` for browser-ctx, which its
+``since`` then refers to): these *baseline* calls are counted apart from the round's.
 
 The actions: ``invalid`` clicks "Place order"; ``dialog`` clicks "Read terms"; ``orders`` clicks the
 "Orders" tab; ``placed`` fills name and email, clicks "Place order" and waits for the text "Last order"
@@ -68,6 +73,14 @@ SUBMIT = 'role=button[name="Place order"]'
 SELECTORS = {"invalid": SUBMIT, "dialog": 'role=button[name="Read terms"]', "orders": 'role=tab[name="Orders"]'}
 NAME, EMAIL = "Ada Lovelace", "ada@example.com"
 WAIT_TEXT = "Last order"
+#: A fold line's target: ``… 22 more rows (all: browser_snapshot target='role=grid[name="Orders"]')``.
+_FOLD_TARGET = re.compile(r"\(all: browser_snapshot target='([^']+)'\)")
+#: How browser-ctx's since answer says the change is inside what it folds or cuts.
+_UNSEEN_NOTE = "the page changed inside what it walked"
+#: A line cut by the snapshot: ``text: We keep your name… (+13 chars)``.
+_CUT = re.compile(r"… \(\+[\d,]+ chars\)")
+#: Most targeted reads browser-ctx makes to follow a since answer into folded parts.
+FOLD_READS = 2
 
 
 def prepare_app(work: Path, log=print) -> Path:
@@ -123,6 +136,7 @@ class _Checker:
         self.conn, self.url, self.timeout = conn, url, timeout
         self.calls: list[CallRecord] = []
         self.look: CallRecord | None = None
+        self.state: str | None = "form"  # of the last look
 
     async def call(self, tool: str, **args: Any) -> CallRecord:
         rec = await self.conn.call(tool, args, timeout=self.timeout)
@@ -139,9 +153,21 @@ class _Checker:
         await self.call(tool, **args)
 
     async def baseline(self, rnd: Round) -> None:
-        """Calls the server needs before the edit (none but browser-ctx's)."""
+        """Before the edit, when the last look was in another state: reload, reach ``rnd.state``, look."""
+        if self.state != rnd.state:
+            await self.reach_and_look(rnd.state)
+            self.state = rnd.state
+
+    async def reach_and_look(self, state: str) -> None:
+        """Reload, do the actions that reach ``state``, take the look (full)."""
+        raise NotImplementedError
 
     async def check(self, rnd: Round) -> None:
+        """The round's check: reload, reach the state, look, list the console."""
+        await self.reach_and_look(rnd.state)
+        await self.console()
+
+    async def console(self) -> None:
         raise NotImplementedError
 
 
@@ -151,8 +177,8 @@ class _BrowserCtx(_Checker):
     def __init__(self, *a: Any) -> None:
         super().__init__(*a)
         self.fingerprint: str | None = None
-        self.state: str | None = None
         self.cursor: Any = None
+        self.full: dict[str, str] = {}  # state -> text of its last full look (fold lines name their targets)
 
     async def _reach(self, state: str) -> None:
         await self.call("browser_navigate", url=self.url)
@@ -172,20 +198,38 @@ class _BrowserCtx(_Checker):
         if fp:
             self.fingerprint = fp
 
+    async def _read_folds(self, state: str) -> None:
+        """Follow the since answer where it points: a fold line that changed, or the note that the page changed
+        inside what the read folds (then the fold lines of the state's last full look), each read once with the
+        target the fold line names (at most :data:`FOLD_READS`)."""
+        text = self.look.text if self.look is not None else ""
+        folds = [line for line in text.splitlines() if line.startswith(("+ … ", "- … "))]
+        if _UNSEEN_NOTE in text:
+            folds += self.full.get(state, "").splitlines()
+        reads = {t: "browser_text" if "more paragraphs" in line else "browser_snapshot"
+                 for line in folds for t in _FOLD_TARGET.findall(line)}
+        for target, tool in list(reads.items())[:FOLD_READS]:
+            rec = await self.call(tool, target=target)
+            if tool == "browser_snapshot" and _CUT.search(rec.text):  # a line of it is cut: read its text
+                await self.call("browser_text", target=target)
+
     async def start(self) -> None:
         await super().start()
         await self._look(None)
         self.state = "form"
+        self.full["form"] = self.look.text if self.look is not None else ""
 
     async def baseline(self, rnd: Round) -> None:
         if self.state != rnd.state:
             await self._reach(rnd.state)
             await self._look(None)
             self.state = rnd.state
+            self.full[rnd.state] = self.look.text if self.look is not None else ""
 
     async def check(self, rnd: Round) -> None:
         await self._reach(rnd.state)
         await self._look(self.fingerprint)
+        await self._read_folds(rnd.state)
         if rnd.console:
             rec = await self.call("browser_console_messages",
                                   **({"since": self.cursor} if self.cursor is not None else {}))
@@ -193,17 +237,19 @@ class _BrowserCtx(_Checker):
 
 
 class _PlaywrightMcp(_Checker):
-    async def check(self, rnd: Round) -> None:
+    async def reach_and_look(self, state: str) -> None:
         await self.call("browser_navigate", url=self.url)
-        if rnd.state in SELECTORS:
-            await self.call("browser_click", target=SELECTORS[rnd.state], element=rnd.state)
-        elif rnd.state == "placed":
+        if state in SELECTORS:
+            await self.call("browser_click", target=SELECTORS[state], element=state)
+        elif state == "placed":
             await self.call("browser_fill_form", fields=[
                 {"target": "#name", "element": "name", "name": "name", "type": "textbox", "value": NAME},
                 {"target": "#email", "element": "Email", "name": "Email", "type": "textbox", "value": EMAIL}])
             await self.call("browser_click", target=SUBMIT, element="Place order")
             await self.call("browser_wait_for", text=WAIT_TEXT)
         self.look = await self.call("browser_snapshot")
+
+    async def console(self) -> None:
         await self.call("browser_console_messages", level="info")
 
 
@@ -222,14 +268,14 @@ def _uid(snapshot: str, what: str) -> str:
 
 
 class _ChromeDevtools(_Checker):
-    async def check(self, rnd: Round) -> None:
+    async def reach_and_look(self, state: str) -> None:
         await self.call("navigate_page", type="reload")
         self.look = snap = await self.call("take_snapshot")
         try:
-            if rnd.state in SELECTORS:
-                await self.call("click", uid=_uid(snap.text, rnd.state))
+            if state in SELECTORS:
+                await self.call("click", uid=_uid(snap.text, state))
                 self.look = await self.call("take_snapshot")
-            elif rnd.state == "placed":
+            elif state == "placed":
                 await self.call("fill_form", elements=[{"uid": _uid(snap.text, "name"), "value": NAME},
                                                        {"uid": _uid(snap.text, "email"), "value": EMAIL}])
                 await self.call("click", uid=_uid(snap.text, "submit"))
@@ -237,6 +283,8 @@ class _ChromeDevtools(_Checker):
                 self.look = await self.call("take_snapshot")
         except LookupError as exc:
             self.calls.append(CallRecord(tool="(find uid)", arguments={}, is_error=True, error=str(exc)))
+
+    async def console(self) -> None:
         await self.call("list_console_messages")
 
 
@@ -325,11 +373,14 @@ def report(result: dict[str, Any]) -> str:
     """The markdown report: the summary table, the per-round table and each wrong answer's reason."""
     summary = summarise(result)
     ref = summary.get("playwright-mcp")
-    lines = ["| server | tokens per round (median) | tokens, all rounds | baseline looks (tokens) | "
-             "rounds correct | false \"Unchanged\" | median vs @playwright/mcp |",
+    lines = ["| server | tokens per round (median) | tokens, all rounds | + baseline looks | rounds correct | "
+             "false \"Unchanged\" | vs @playwright/mcp: median / all rounds / with baselines |",
              "|---|---:|---:|---:|---:|---:|---:|"]
     for name, s in summary.items():
-        ratio = f"{s['median'] / ref['median']:.0%}" if ref and ref["median"] else "–"
+        ratio = "–"
+        if ref and ref["median"] and ref["total"]:
+            ratio = (f"{s['median'] / ref['median']:.0%} / {s['total'] / ref['total']:.0%} / "
+                     f"{(s['total'] + s['baseline']) / (ref['total'] + ref['baseline']):.0%}")
         lines.append(f"| {name} {result['servers'][name]} | {s['median']:,.0f} | {s['total']:,} | {s['baseline']:,} | "
                      f"{s['correct']}/{s['rounds']} | {s['falseUnchanged']} | {ratio} |")
     names = list(result["servers"])
