@@ -377,7 +377,146 @@
       const px = (x, size) => (x.endsWith('%') ? parseFloat(x) * size / 100 : parseFloat(x));
       return px(t, h) + px(b, h) >= h || px(l, w) + px(r, w) >= w;
     }
+    if (cp.startsWith('polygon(')) {    /* a polygon of no area: polygon(0 0, 0 0, 0 0) */
+      const pts = cp.slice(8, cp.lastIndexOf(')')).replace(/^\s*(nonzero|evenodd)\s*,/, '').split(',');
+      const px = (x, size) => (x.endsWith('%') ? parseFloat(x) * size / 100 : parseFloat(x));
+      let area = 0;
+      const xy = pts.map((q) => { const v = lengths(q); return [px(v[0] || '0', w), px(v[1] || '0', h)]; });
+      for (let i = 0; i < xy.length; i++) {
+        const j = (i + 1) % xy.length;
+        area += xy[i][0] * xy[j][1] - xy[j][0] * xy[i][1];
+      }
+      return !(Math.abs(area) / 2 >= 1);
+    }
     return /^circle\(\s*0(?:px|%)?[\s)]/.test(cp) || /^ellipse\(\s*0(?:px|%)?\s/.test(cp);
+  };
+
+  /* ---------- paint context: what the walk knows of the ancestors of where it is ----------
+     ctx.alpha: the product of the ancestors' opacity and filter: opacity(); ctx.bg: the colour text is painted
+     on, [r, g, b] (the nearest ancestor's opaque background colour, the page's canvas at the top; null when a
+     background image or a translucent layer over the unknown makes it unknown); ctx.clip: the rectangle
+     [left, top, right, bottom] (viewport px) that overflow:hidden/clip ancestors leave visible to boxes in flow,
+     ctx.absClip: the same for absolutely positioned boxes (only clips at or inside their containing block
+     apply); null: no clip. Set by walkChildren for the children of each element, restored after them. */
+  const rgba = (c) => {
+    const m = /^rgba?\(([\d.]+),? ([\d.]+),? ([\d.]+)(?:[,/] ?([\d.]+%?))?\)$/.exec(c);
+    if (!m) return null;
+    const a = m[4] === undefined ? 1 : (m[4].endsWith('%') ? parseFloat(m[4]) / 100 : +m[4]);
+    return [+m[1], +m[2], +m[3], a];
+  };
+  const over = (c, bg) => [0, 1, 2].map((i) => c[i] * c[3] + bg[i] * (1 - c[3]));
+  const luminance = (c) => {
+    const lin = (v) => { v /= 255; return v <= 0.04045 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); };
+    return 0.2126 * lin(c[0]) + 0.7152 * lin(c[1]) + 0.0722 * lin(c[2]);
+  };
+  const contrast = (a, b) => {
+    const la = luminance(a); const lb = luminance(b);
+    return (Math.max(la, lb) + 0.05) / (Math.min(la, lb) + 0.05);
+  };
+  const filterAlpha = (f) => {
+    let a = 1;
+    if (f === 'none' || f.indexOf('opacity(') < 0) return a;
+    const re = /opacity\(([\d.]+)(%?)\)/g;
+    for (let m = re.exec(f); m; m = re.exec(f)) a *= m[2] ? +m[1] / 100 : +m[1];
+    return a;
+  };
+  const bgOf = (cs, under) => {
+    if (cs.backgroundImage !== 'none') return null;
+    const c = cs.backgroundColor;
+    if (c === 'rgba(0, 0, 0, 0)' || c === 'transparent') return under;
+    const v = rgba(c);
+    if (!v) return null;
+    if (v[3] >= 0.95) return v.slice(0, 3);
+    return v[3] <= 0.05 ? under : (under ? over(v, under) : null);
+  };
+  const canvasBg = () => {   /* the page's canvas: the root's background, else body's, else white */
+    if (!de) return [255, 255, 255];
+    const dcs = style(de);
+    if (/^dark$|^only dark/.test(dcs.colorScheme)) return null;
+    const b = bgOf(dcs, [255, 255, 255]);
+    return b && doc.body ? bgOf(style(doc.body), b) : b;
+  };
+  const intersect = (c, r) => (c ? [Math.max(c[0], r.left), Math.max(c[1], r.top), Math.min(c[2], r.right),
+    Math.min(c[3], r.bottom)] : [r.left, r.top, r.right, r.bottom]);
+  const outside = (r, c) => !!c && (r.right <= c[0] || r.left >= c[2] || r.bottom <= c[1] || r.top >= c[3]);
+  let ctx = { alpha: 1, bg: null, clip: null, absClip: null };
+  /* the context for e's children, e being in the current context */
+  const enter = (e, cs) => {
+    let alpha = ctx.alpha;
+    const op = cs.opacity;
+    if (op !== '1') alpha *= parseFloat(op);
+    const f = cs.filter;
+    if (f !== 'none') alpha *= filterAlpha(f);
+    const pos = cs.position;
+    const own = pos === 'fixed' ? null : (pos === 'absolute' ? ctx.absClip : ctx.clip);
+    let clip = own;
+    const ox = cs.overflowX; const oy = cs.overflowY;
+    if ((ox === 'hidden' || ox === 'clip' || oy === 'hidden' || oy === 'clip') && e !== de && e !== doc.body) {
+      const r = e.getBoundingClientRect();
+      const c = intersect(own, r);
+      clip = (ox === 'hidden' || ox === 'clip') && (oy === 'hidden' || oy === 'clip') ? c
+        : (ox === 'hidden' || ox === 'clip') ? [c[0], own ? own[1] : -Infinity, c[2], own ? own[3] : Infinity]
+          : [own ? own[0] : -Infinity, c[1], own ? own[2] : Infinity, c[3]];
+    }
+    const positioned = pos !== 'static' || cs.transform !== 'none';
+    return { alpha, bg: bgOf(cs, ctx.bg), clip, absClip: pos === 'fixed' ? clip : (positioned ? clip : ctx.absClip) };
+  };
+
+  /* does text in this style (the context already entered) paint nothing a person can see: no opacity left,
+     a transparent fill (-webkit-text-fill-color, which follows color) with no stroke or shadow, or a fill the
+     colour of what it is painted on (contrast under 1.1:1)? */
+  const inkHidden = (cs) => {
+    if (ctx.alpha <= 0.05) return true;
+    if (cs.textShadow !== 'none') return false;
+    if (parseFloat(cs.webkitTextStrokeWidth) > 0) {
+      const sc = rgba(cs.webkitTextStrokeColor);
+      if (!sc || sc[3] > 0.05) return false;
+    }
+    const fill = rgba(cs.webkitTextFillColor);
+    if (!fill) return false;
+    if (fill[3] <= 0.05) return true;
+    const bg = ctx.bg;
+    return !!bg && contrast(fill[3] >= 1 ? fill : over(fill, bg), bg) < 1.1;
+  };
+
+  /* is a text node (with more than white space) out of sight by geometry: under 1 px wide or 2.5 px high
+     (font-size 0 or 1px, zoom, negative letter-spacing, scaled away), off the document (text-indent), outside
+     an overflow-clipping ancestor, or, in the viewport, covered at its centre and corners by an opaque box that
+     is not its own (at most COVER_CHECKS such tests per read)? */
+  const COVER_CHECKS = 300;
+  let coverChecks = 0;
+  const textRange = doc.createRange();
+  const opaqueBox = (el) => {
+    const tag = el.localName;
+    if (tag === 'img' || tag === 'video' || tag === 'canvas') return true;
+    const cs = style(el);
+    const v = cs.backgroundImage === 'none' ? rgba(cs.backgroundColor) : null;
+    return !!v && v[3] >= 0.95 && parseFloat(cs.opacity) >= 0.95;
+  };
+  const coveredAt = (x, y, owner) => {
+    const els = doc.elementsFromPoint(x, y);
+    for (let i = 0; i < els.length; i++) {
+      const el = els[i];
+      if (el === owner || el.contains(owner)) return false;
+      if (!owner.contains(el) && opaqueBox(el)) return true;
+    }
+    return false;
+  };
+  const textOutOfSight = (t) => {
+    textRange.selectNodeContents(t);
+    const b = textRange.getBoundingClientRect();
+    if (b.width < 1 || b.height < 2.5) return true;
+    if ((b.right + sx <= minX) || (b.bottom + sy <= 0) || (maxX > 0 && b.left + sx >= maxX)) return true;
+    if (outside(b, ctx.clip)) return true;
+    const owner = t.parentNode;
+    if (coverChecks >= COVER_CHECKS || !owner || owner.nodeType !== 1 || t.getRootNode() !== doc) return false;
+    const vw = win.innerWidth; const vh = win.innerHeight;
+    if (b.bottom <= 0 || b.top >= vh || b.right <= 0 || b.left >= vw) return false;
+    coverChecks += 1;
+    const l = Math.max(b.left + 1, 0); const r = Math.min(b.right - 1, vw - 1);
+    const tp = Math.max(b.top + 1, 0); const bt = Math.min(b.bottom - 1, vh - 1);
+    if (!coveredAt((l + r) / 2, (tp + bt) / 2, owner)) return false;
+    return coveredAt(l, tp, owner) && coveredAt(r, tp, owner) && coveredAt(l, bt, owner) && coveredAt(r, bt, owner);
   };
 
   /* why a rendered element is hidden by geometry/paint, or '' if it is not; sets state.measure */
@@ -385,6 +524,9 @@
   const geometryHidden = (e, tag, cs, display, measure) => {
     state.measure = false;
     if (cs.opacity === '0') return 'opacity';
+    if (ctx.alpha * parseFloat(cs.opacity) * (cs.filter === 'none' ? 1 : filterAlpha(cs.filter)) <= 0.05) {
+      return 'opacity';
+    }
     const pos = cs.position;
     if (display === 'inline' && pos === 'static' && !measure && !REPLACED.has(tag) && cs.clipPath === 'none') {
       /* a non-replaced inline box in flow: width/height/overflow/transform/clip/containment do not apply */
@@ -404,6 +546,12 @@
     }
     if ((pos === 'absolute' || pos === 'fixed') && clipEmpty(cs.clip, w, h)) return 'clipped';
     if (clipPathEmpty(cs.clipPath, w, h)) return 'clipped';
+    if (pos === 'fixed' && (r.bottom <= 0 || r.top >= win.innerHeight || r.right <= 0 || r.left >= win.innerWidth)) {
+      return 'off-screen';   /* a fixed box outside the viewport: no scrolling brings it in */
+    }
+    if ((w > 0 || h > 0) && outside(r, pos === 'fixed' ? null : (pos === 'absolute' ? ctx.absClip : ctx.clip))) {
+      return 'clipped';      /* outside what an overflow:hidden ancestor shows */
+    }
     const L = r.left + sx; const R = r.right + sx; const T = r.top + sy; const B = r.bottom + sy;
     if ((R <= minX && L < minX) || (B <= 0 && T < 0) || (maxX > 0 && L >= maxX)) return 'off-document';
     return '';
@@ -432,6 +580,55 @@
   out.push = function push(s) { outLen += s.length; return Array.prototype.push.call(this, s); };
   const cutBack = (mark) => { for (let i = mark; i < out.length; i++) outLen -= out[i].length; out.length = mark; };
   let lastSpace = true;     /* the output ends in whitespace or at a block boundary */
+
+  /* an open modal <dialog> (showModal): the page beside it is inert under its backdrop, so only the dialog is
+     read; an ARIA modal (role=dialog/alertdialog or aria-modal, the rest of the page aria-hidden by the page,
+     as Radix and MUI do) likewise. Instead of the covered part, one line says what covers it, once. */
+  let modal = null;
+  if (de) {
+    const dialogs = doc.getElementsByTagName('dialog');
+    for (let i = 0; i < dialogs.length; i++) {
+      try { if (dialogs[i].open && dialogs[i].matches(':modal')) modal = dialogs[i]; } catch (err) { /* no :modal */ }
+    }
+  }
+  let coverNoted = false;
+  const noteCovered = (by) => {
+    if (coverNoted) return;
+    coverNoted = true;
+    const role = by.getAttribute('role') || '';
+    const name = accName(by, by.localName, role);
+    const what = role === 'alertdialog' ? 'alert dialog' : 'dialog';
+    out.push('<p data-covered="">' + escText('Rest of the page covered by ' + what + (name ? ' "' + cap(name, maxName) +
+      '"' : '')) + '</p>');
+    lastSpace = true;
+  };
+  /* the visible popups (dialogs, listboxes, menus) outside an aria-hidden subtree, read once when the walk
+     first meets one: such a subtree is the page behind a popup (dropped); any other aria-hidden subtree is
+     read, since a person sees it */
+  let popups = null;
+  const POPUP_SELECTOR = 'dialog[open], [aria-modal="true"], [role="dialog"], [role="alertdialog"], ' +
+    '[role="listbox"], [role="menu"]';
+  const behindPopup = (e) => {
+    if (popups === null) {
+      popups = [];
+      const found = doc.querySelectorAll(POPUP_SELECTOR);
+      for (let i = 0; i < found.length && popups.length < 50; i++) {
+        const p = found[i];
+        if (p.closest('[aria-hidden="true"]')) continue;
+        if (p.checkVisibility && !p.checkVisibility({ opacityProperty: true, visibilityProperty: true })) continue;
+        popups.push(p);
+      }
+    }
+    for (let i = 0; i < popups.length; i++) {
+      const p = popups[i];
+      if (e.contains(p)) continue;
+      const role = p.getAttribute('role') || '';
+      if (p.localName === 'dialog' || role === 'dialog' || role === 'alertdialog' ||
+          p.getAttribute('aria-modal') === 'true') noteCovered(p);
+      return true;
+    }
+    return false;
+  };
 
   /* does this computed style preserve white space (pre, pre-wrap, pre-line, break-spaces)? */
   const isPre = (cs) => {
@@ -478,6 +675,10 @@
   const walkChildren = (e, cs, vis, measure) => {
     const kids = flatChildren(e);
     let pre = -1;
+    const saved = ctx;
+    ctx = enter(e, cs);
+    let ink = -1;           /* does text here paint (1), or not (0)? read at the first text that needs it */
+    const covered = modal !== null && e !== modal && !modal.contains(e);   /* text beside an open modal */
     for (let i = 0; i < kids.length; i++) {
       if (limit && !stopped && outLen >= limit) stopped = true;
       if (stopped) {          /* enough for the budget: the rest is counted (facts.elements), not serialised */
@@ -489,8 +690,16 @@
       const c = kids[i];
       const t = c.nodeType;
       if (t === 1) walk(c, measure);
-      else if (t === 3) pre = emitText(c, vis, cs, measure, pre);
+      else if (t === 3) {
+        if (vis !== 'hidden' && vis !== 'collapse' && /[^ \t\n\r\f]/.test(c.data)) {
+          if (covered) { noteCovered(modal); continue; }
+          if (ink < 0) ink = inkHidden(cs) ? 0 : 1;
+          if (ink === 0 || textOutOfSight(c)) continue;
+        }
+        pre = emitText(c, vis, cs, measure, pre);
+      }
     }
+    ctx = saved;
   };
 
   const emitGraphic = (e, name) => {
@@ -555,6 +764,7 @@
     walked += 1;
     const tag = e.localName;
     if (DROP.has(tag)) return;
+    if (modal !== null && e !== modal && !modal.contains(e) && !e.contains(modal)) { noteCovered(modal); return; }
     if (tag === 'svg') {   /* an <svg> root (SVG content is never walked into) */
       const cs = style(e);
       const d = cs.display;
@@ -575,7 +785,7 @@
       else if (n === 'role') role = e.getAttribute(n).trim();
       else if (n === 'inert' || (n === 'hidden' && !fileViaLabel(e, tag))) return;
       else if (n.charCodeAt(0) === 97 && n.startsWith('aria-')) {
-        if (n === 'aria-hidden') { if (e.getAttribute(n) === 'true') return; }
+        if (n === 'aria-hidden') { if (e.getAttribute(n) === 'true' && behindPopup(e)) return; }
         else if (ARIA_SET.has(n)) (aria || (aria = [])).push(n);
       } else if (n === 'contenteditable') editable = e.getAttribute(n) !== 'false';
     }
@@ -709,13 +919,27 @@
   /* ---------- the root ---------- */
   if (root !== doc.body && root !== de) {
     /* a root inside the page: nothing if it or an ancestor hides it */
+    const chain = [];
+    for (let n = root.parentNode || root.host; n; n = n.parentNode || n.host) if (n.nodeType === 1) chain.push(n);
     for (let n = root; n; n = n.parentNode || n.host) {
       if (n.nodeType === 1 && (n.hasAttribute('hidden') || n.hasAttribute('inert') ||
-          n.getAttribute('aria-hidden') === 'true')) return done('');
+          (n.getAttribute('aria-hidden') === 'true' && behindPopup(n)))) return done('');
     }
     if (root.checkVisibility && !root.checkVisibility({ opacityProperty: true, contentVisibilityAuto: false })) {
       return done('');
     }
+    /* the paint context of the root's place: its ancestors' opacity and background (their clips are not
+       applied) */
+    ctx = { alpha: 1, bg: canvasBg(), clip: null, absClip: null };
+    for (let i = chain.length - 1; i >= 0; i--) {
+      const a = chain[i];
+      if (a === de || a === doc.body) continue;
+      const acs = style(a);
+      ctx = { alpha: ctx.alpha * parseFloat(acs.opacity) * filterAlpha(acs.filter), bg: bgOf(acs, ctx.bg), clip: null,
+        absClip: null };
+    }
+  } else {
+    ctx = { alpha: 1, bg: canvasBg(), clip: null, absClip: null };
   }
   if (root.nodeType === 1) walk(root, false);
   return done(out.join(''));
