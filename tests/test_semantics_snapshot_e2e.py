@@ -78,3 +78,62 @@ async def test_every_fold_line_names_a_call_that_shows_what_it_folded(site: str)
             found = set(int(n) for n in re.findall(rf"{word} (\d+)\b", whole))
             assert found == set(range(1, wanted.pop(word) + 1)), (line, whole)
         assert wanted == {}
+
+
+async def test_generated_content_svg_text_and_canvas_are_never_silence(site: str) -> None:
+    async with mcp_session() as s:
+        await call(s, "browser_navigate", url=f"{site}/semantics/generated.html")
+        snap = await call(s, "browser_snapshot")
+        text = await call(s, "browser_text")
+        for out in (snap, text):
+            assert "Pro plan: $19 per month" in out and "Blue mug Out of stock" in out, out
+        assert 'textbox "Email *"' in snap and 'button "Delete item"' in snap, snap
+
+        await call(s, "browser_navigate", url=f"{site}/semantics/svg-chart.html")
+        snap = await call(s, "browser_snapshot")
+        text = await call(s, "browser_text")
+        for out in (snap, text):
+            assert "Jan Feb Mar Apr May 4,200" in out, out
+            assert "M40 180" not in out and "L120" not in out, out
+
+        await call(s, "browser_navigate", url=f"{site}/semantics/canvas.html")
+        snap = await call(s, "browser_snapshot")
+        assert 'img "Revenue chart"' in snap, snap                          # its label
+        assert "text: Revenue grew 12% in Q2. See the data table" in snap, snap  # its fallback content
+        assert "canvas 800×600, no text layer" in snap, snap                # neither: what it is
+        assert "canvas 800×600, no text layer" in await call(s, "browser_text")
+
+
+async def test_text_hygiene_in_every_output_and_in_verify(site: str) -> None:
+    async with mcp_session() as s:
+        await call(s, "browser_navigate", url=f"{site}/semantics/text-hygiene.html")
+        snap = await call(s, "browser_snapshot")
+        text = await call(s, "browser_text")
+        for out in (snap, text):
+            assert not re.search("[\u00ad\u200b-\u200d\u2060\ufeff\ue000-\uf8ff]", out), ascii(out)
+            assert "Password reset" in out and "Extraordinary content" in out, out
+            assert "New orderOrders" not in out and "OrdersHelp" not in out, out
+        assert 'button "Close" [e' in snap, snap                   # the private-use icon glyph is gone
+        assert 'button "Delete" [e' in snap, snap                  # the page's text, not CSS uppercase
+        assert await call(s, "browser_verify", text="Password reset") == "PASS"
+        assert await call(s, "browser_verify", text="Pass\u200bword reset") == "PASS"
+        assert (await call(s, "browser_verify", text="Password reset", visible=False)).startswith("FAIL")
+
+
+async def test_long_visible_values_are_kept_whole(site: str) -> None:
+    sha = ("cf83e1357eefb8bdf1542850d66d8007d620e4050b5715dc83f4a921d36ce9ce47d0d13c5d85f2b0ff8318d2877eec2f63b931"
+           "bd47417a81a538327af927da3e")
+    ssh = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIGx2b3ZlbHlzc2hrZXlmb3J0ZXN0aW5nb25seWRvbm90dXNl dev@example"
+    async with mcp_session() as s:
+        await call(s, "browser_navigate", url=f"{site}/semantics/long-values.html")
+        text = await call(s, "browser_text")
+        assert sha in text and ssh in text, text
+        assert "how-to-configure-a-reverse-proxy-for-websockets-behind-a-load-balancer-with-sticky-sessions" in text
+        snap = await call(s, "browser_snapshot")
+        assert ssh in snap, snap
+        line = next(ln for ln in snap.split("\n") if "SHA-512" in ln)
+        # Cut only at the snapshot's line length, and then the marker says how much is left; a targeted
+        # read returns it whole.
+        assert sha in line or re.search(r"… \(\+\d+ chars\)$", line), line
+        assert sha in await call(s, "browser_text", target="#sha")
+        assert "base64" not in snap and "R0lGOD" not in snap

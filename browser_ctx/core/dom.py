@@ -47,6 +47,8 @@ __all__ = [
     "BLOCK_TAGS",
     "LANDMARK_ROLES",
     "collapse_ws",
+    "strip_invisible",
+    "INVISIBLE_CHARS",
     "cut_text",
     "role_of",
     "landmark_of",
@@ -90,14 +92,27 @@ _STYLE_HIDDEN = re.compile(
     r"(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*(?:hidden|collapse)|opacity\s*:\s*0(?:\.0*)?\s*(?:!important)?\s*(?:;|$))",
     re.I,
 )
-#: Long runs of base64-looking characters inside text (inline data blobs) are replaced.
-_BLOB = re.compile(r"[A-Za-z0-9+/=_-]{120,}")
+#: Runs of base64-looking characters inside text this long (an inline data blob, never a value a person reads
+#: whole) are cut, with their length: hashes, SSH keys, JWTs and slugs are far shorter and stay whole.
+_BLOB = re.compile(r"[A-Za-z0-9+/=_-]{4000,}")
+#: Characters removed from every text and attribute value: zero-width and format characters (U+200B-U+200D,
+#: U+2060, U+FEFF, soft hyphen) and private-use code points (icon-font glyphs, which mean nothing as text).
+INVISIBLE_CHARS = re.compile("[\u00ad\u200b-\u200d\u2060\ufeff\ue000-\uf8ff\U000f0000-\U0010ffff]")
 
 _TEXT_INPUT_TYPES = frozenset("text email url tel search number password".split())
 _ROLE_INTERACTIVE = frozenset(
     "button link checkbox radio switch tab menuitem menuitemcheckbox menuitemradio option combobox "
     "textbox searchbox slider spinbutton treeitem".split()
 )
+
+
+def strip_invisible(text: str) -> str:
+    """Return ``text`` without :data:`INVISIBLE_CHARS` ("Pass\u200bword" -> "Password")."""
+    return INVISIBLE_CHARS.sub("", text)
+
+
+def _blob_cut(m: re.Match[str]) -> str:
+    return f"{m.group(0)[:40]}… (+{len(m.group(0)) - 40:,} chars)"
 
 
 def collapse_ws(text: str) -> str:
@@ -303,7 +318,7 @@ def parse_html(html: str) -> Document:
     Never raises on malformed input: the HTML5 parser repairs it. An empty string gives a
     document with an empty body.
     """
-    tree = LexborHTMLParser(html or "")
+    tree = LexborHTMLParser(INVISIBLE_CHARS.sub("", html or ""))
     lx_root = tree.root
     by_id: dict[str, Node] = {}
     label_for: dict[str, list[Node]] = {}
@@ -325,9 +340,11 @@ def parse_html(html: str) -> Document:
         tag = lx.tag
         if tag == "-text":
             text = lx.text_content
+            if text and "&" in html:  # a character reference (&#8203;) is decoded only now
+                text = INVISIBLE_CHARS.sub("", text)
             if text:
-                if len(text) >= 120 and parent.tag != "pre":
-                    text = _BLOB.sub("…", text)
+                if len(text) >= 4000 and parent.tag != "pre":
+                    text = _BLOB.sub(_blob_cut, text)
                 parent.children.append(Node("#text", None, parent, text))
             continue
         if not tag or tag[0] in "-#!" or tag in DROP_TAGS:

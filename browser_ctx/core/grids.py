@@ -135,7 +135,7 @@ def _own_target(node: Node, framed: bool) -> str:
         return ref
     if framed:
         return ""
-    ident = node.attrs.get("id") or ""
+    ident = node.attrs.get("data-id") or node.attrs.get("id") or ""  # data-id: the walker's copy of an id
     if _CSS_ID.fullmatch(ident):
         return "#" + ident
     role = role_of(node) or ("table" if node.tag == "table" else "list" if node.tag in ("ul", "ol") else "")

@@ -672,6 +672,69 @@
     else out[i] = s.slice(0, -1);
   };
 
+  /* CSS generated content (::before/::after text: a "$" price prefix, " per month", an attr() badge, a
+     required " *"): the elements that may have some are found once per walk from the page's style rules
+     (rules whose content holds a string or attr()), so only they pay for a pseudo-element style read.
+     Cross-origin sheets cannot be read and are skipped. Private-use glyphs (icon fonts) are dropped. */
+  let pseudoHosts = null;
+  const PSEUDO_PART = /::?(?:before|after)\b/g;
+  const findPseudoHosts = () => {
+    const hosts = new Set();
+    const selectors = [];
+    let rulesLeft = 20000;
+    const scan = (rules) => {
+      for (let i = 0; i < rules.length && rulesLeft > 0; i++, rulesLeft--) {
+        const r = rules[i];
+        const st = r.selectorText;
+        if (!st) { if (r.cssRules) scan(r.cssRules); continue; }     /* @media, @supports, @layer */
+        if (st.indexOf('before') < 0 && st.indexOf('after') < 0) continue;
+        const c = r.style ? r.style.getPropertyValue('content') : '';
+        if (!c || !/["']|attr\(/.test(c)) continue;
+        const parts = st.split(',');
+        for (let j = 0; j < parts.length; j++) {
+          if (/::?(?:before|after)\b/.test(parts[j])) selectors.push(parts[j].replace(PSEUDO_PART, '').trim() || '*');
+        }
+      }
+    };
+    const sheets = Array.from(doc.styleSheets || []).concat(Array.from(doc.adoptedStyleSheets || []));
+    for (let i = 0; i < sheets.length; i++) {
+      try { scan(sheets[i].cssRules); } catch (err) { /* a cross-origin sheet */ }
+    }
+    for (let i = 0; i < selectors.length && hosts.size < 20000; i++) {
+      try {
+        const found = doc.querySelectorAll(selectors[i]);
+        for (let j = 0; j < found.length && hosts.size < 20000; j++) hosts.add(found[j]);
+      } catch (err) { /* a selector querySelectorAll does not take (nesting, a browser-specific one) */ }
+    }
+    return hosts;
+  };
+  const PSEUDO_TOKEN = /"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'|attr\(\s*([\w-]+)\s*\)/g;
+  const PRIVATE_USE = /[\uE000-\uF8FF]|[\uDB80-\uDBFF][\uDC00-\uDFFF]/g;
+  const pseudoText = (e, which) => {
+    const ps = win.getComputedStyle(e, which);
+    const c = ps.content;
+    if (!c || c === 'none' || c === 'normal' || ps.display === 'none' || ps.visibility !== 'visible' ||
+        ps.opacity === '0' || ps.fontSize === '0px') return '';
+    let s = '';
+    PSEUDO_TOKEN.lastIndex = 0;
+    for (let m = PSEUDO_TOKEN.exec(c); m; m = PSEUDO_TOKEN.exec(c)) {
+      if (m[3]) s += e.getAttribute(m[3]) || '';
+      else s += (m[1] !== undefined ? m[1] : m[2]).replace(/\\([0-9a-fA-F]{1,6}) ?|\\(.)/g,
+        (all, hex, ch) => (hex ? String.fromCodePoint(parseInt(hex, 16)) : ch));
+    }
+    return s.replace(PRIVATE_USE, '');
+  };
+  const emitPseudo = (e, which, vis) => {
+    if (vis === 'hidden' || vis === 'collapse') return;
+    if (pseudoHosts === null) pseudoHosts = findPseudoHosts();
+    if (!pseudoHosts.has(e)) return;
+    let s = pseudoText(e, which).replace(/[ \t\n\r\f]+/g, ' ');
+    if (lastSpace && s.charCodeAt(0) === 32) s = s.slice(1);
+    if (!s) return;
+    out.push(escText(s));
+    lastSpace = s.charCodeAt(s.length - 1) === 32;
+  };
+
   const walkChildren = (e, cs, vis, measure) => {
     const kids = flatChildren(e);
     let pre = -1;
@@ -679,6 +742,7 @@
     ctx = enter(e, cs);
     let ink = -1;           /* does text here paint (1), or not (0)? read at the first text that needs it */
     const covered = modal !== null && e !== modal && !modal.contains(e);   /* text beside an open modal */
+    if (!covered) emitPseudo(e, '::before', vis);
     for (let i = 0; i < kids.length; i++) {
       if (limit && !stopped && outLen >= limit) stopped = true;
       if (stopped) {          /* enough for the budget: the rest is counted (facts.elements), not serialised */
@@ -699,6 +763,7 @@
         pre = emitText(c, vis, cs, measure, pre);
       }
     }
+    if (!covered && !stopped) emitPseudo(e, '::after', vis);
     ctx = saved;
   };
 
@@ -771,6 +836,23 @@
       if (d === 'none' || cs.visibility !== 'visible' || geometryHidden(e, 'svg', cs, d, false)) return;
       const name = svgName(e);
       if (name) emitGraphic(e, name);
+      /* the text a chart draws (axis labels, values in <text>), never its path data; an svg named as one
+         image (role=img) keeps only its name, as its children are presentational */
+      const texts = [];
+      const oneImage = !!name && /^(img|image|graphics-symbol)$/.test((e.getAttribute('role') || '').trim());
+      const found = e.getElementsByTagName('text');
+      for (let i = 0; !oneImage && i < found.length && i < 500; i++) {
+        const t = found[i];
+        const ts = style(t);
+        if (ts.display === 'none' || ts.visibility !== 'visible' || ts.opacity === '0' || ts.fontSize === '0px' ||
+            (ts.fill === 'none' && ts.stroke === 'none') || t.closest('[aria-hidden="true"]')) continue;
+        const s = collapse(t.textContent || '');
+        if (s) texts.push(s);
+      }
+      if (texts.length) {
+        out.push('<div>' + escText(cap(texts.join(' '), 2000)) + '</div>');
+        lastSpace = true;
+      }
       return;
     }
     /* one pass over the attribute names instead of a getAttribute call per attribute we might keep */
@@ -820,9 +902,20 @@
       return;
     }
 
-    if (tag === 'canvas') {
+    if (tag === 'canvas') {   /* never silence: its name, else its fallback content, else its size */
       const name = accName(e, tag, e.getAttribute('role'));
+      let fallback = '';
+      if (!name) {   /* fallback content has no boxes: its text nodes, joined as separate words */
+        const tw = doc.createTreeWalker(e, 4);
+        const parts = [];
+        for (let t = tw.nextNode(); t && parts.length < 500; t = tw.nextNode()) parts.push(t.data);
+        fallback = collapse(parts.join(' '));
+      }
       if (name) emitGraphic(e, name);
+      else if (fallback) {
+        out.push('<div>' + escText(cap(fallback, 2000)) + '</div>');
+        lastSpace = true;
+      } else emitGraphic(e, 'canvas ' + e.width + '\u00d7' + e.height + ', no text layer');
       return;
     }
     if (tag === 'iframe' || tag === 'frame') {
@@ -845,8 +938,11 @@
       if (toks) a += attr('class', toks);
     }
     if (role) a += attr('role', role);
-    /* a block's id names it in a fold line's one-call target ("browser_snapshot target='#orders'") */
-    if (block && e.id && ID_OK.test(e.id)) a += attr('id', e.id);
+    /* the id of a block that may hold a folded run (6+ children, a table) names it in the fold line's
+       one-call target ("browser_snapshot target='#orders'") */
+    if (block && e.id && ID_OK.test(e.id) && (e.childElementCount >= 6 || tag === 'table' || TABLE_ROLES.has(role0))) {
+      a += attr('data-id', e.id);
+    }
     if (tag === 'a') {
       const href = e.getAttribute('href');
       if (href !== null) {
