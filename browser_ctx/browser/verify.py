@@ -16,6 +16,7 @@ from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Locator, expect
 
 from .._errors import BrowserCtxError, InvalidArgument, SelectorError, one_line, translate
+from ..core.dom import strip_invisible
 from ..core.markdown import render_text
 from ..settings import Settings
 from . import extract
@@ -58,7 +59,7 @@ async def wait_visible_text(tab: Tab, settings: Settings, text: str, timeout_ms:
     Case-insensitive, whitespace-collapsed. Returns whether it happened within ``timeout_ms``.
     Hidden text never counts, unlike Playwright's ``get_by_text`` (which sees opacity-0 text).
     """
-    want = " ".join(text.split()).lower()
+    want = " ".join(strip_invisible(text).split()).lower()
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout_ms / 1000
     while True:
