@@ -346,7 +346,7 @@ class _Renderer:
                 if kind == "ctl":
                     self._emit_control(val, depth)  # type: ignore[arg-type]
                 elif kind == "fold":
-                    count, hint = val  # type: ignore[misc]
+                    count, hint = cast(tuple[int, str], val)
                     self.emit(depth, f"… {count:,} more similar items{hint}", "fold")
                 elif kind == "img":
                     self.emit(depth, f'img "{val}"', "other", _key(val))  # type: ignore[arg-type]
@@ -377,7 +377,7 @@ class _Renderer:
                 used += len(text)
                 out.append(text)
             elif kind == "fold":
-                count, hint = val  # type: ignore[misc]
+                count, hint = cast(tuple[int, str], val)
                 out.append(f" … {count:,} more similar items{hint} ")
             elif kind == "img":
                 label = f'img "{val}"'
