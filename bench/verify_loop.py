@@ -44,11 +44,14 @@ import hashlib
 import json
 import re
 import shutil
+import socket
 import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
+import urllib.request
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -59,7 +62,7 @@ from browser_ctx import _http
 
 from .client import CallRecord, Connection, connect
 from .servers import NODE_CACHE, SERVER_NAMES, build_specs, node_available
-from .verify_rounds import ROUNDS, Round, Verdict, apply_edit, judge
+from .verify_rounds import ROUNDS, Edit, Round, Verdict, apply_edit, judge
 
 __all__ = ["main", "prepare_app", "build_app"]
 
@@ -73,6 +76,10 @@ SUBMIT = 'role=button[name="Place order"]'
 SELECTORS = {"invalid": SUBMIT, "dialog": 'role=button[name="Read terms"]', "orders": 'role=tab[name="Orders"]'}
 NAME, EMAIL = "Ada Lovelace", "ada@example.com"
 WAIT_TEXT = "Last order"
+#: The no-change round rewrites this file with its own content (a hot reload still sends an update).
+NO_EDIT = Edit("src/OrderForm.jsx", "", "")
+#: Console listings: left out of the old-text check (an error from before the fix is history, not the page).
+CONSOLE_TOOLS = ("browser_console_messages", "list_console_messages")
 #: A fold line's target: ``… 22 more rows (all: browser_snapshot target='role=grid[name="Orders"]')``.
 _FOLD_TARGET = re.compile(r"\(all: browser_snapshot target='([^']+)'\)")
 #: How browser-ctx's since answer says the change is inside what it folds or cuts.
@@ -127,13 +134,84 @@ def build_app(app: Path, out: Path) -> float:
     return time.perf_counter() - t0
 
 
+def _hot(hmr: bool, state: str) -> tuple[bool, bool]:
+    """``(reload, act)`` for a check. A rebuilt bundle needs a reload and the actions again. A hot reload keeps
+    the page and its state, so the check only looks, except that the empty submit is clicked again (the form
+    shows the message it validated with) and an order is placed afresh after a reload."""
+    if not hmr or state == "placed":
+        return True, True
+    return False, state == "invalid"
+
+
+#: Seconds a browser is given to fetch and apply a hot update after the dev server sent it.
+HMR_SETTLE = 2.0
+#: Seconds to wait for the dev server to send an update after an edit.
+HMR_WAIT = 15.0
+
+
+class _DevServer:
+    """``vite`` (the dev server, hot reload) of ``app`` on a free localhost port; counts the updates it sends."""
+
+    def __init__(self, app: Path) -> None:
+        self.app = app
+        self.updates = 0
+        self.lines: list[str] = []
+        with socket.socket() as sock:
+            sock.bind(("127.0.0.1", 0))
+            self.port = sock.getsockname()[1]
+        self.url = f"http://127.0.0.1:{self.port}/"
+        self.proc: subprocess.Popen | None = None
+
+    def __enter__(self) -> _DevServer:
+        self.proc = subprocess.Popen(
+            ["node", str(self.app / "node_modules" / "vite" / "bin" / "vite.js"), "--host", "127.0.0.1", "--port",
+             str(self.port), "--strictPort"], cwd=self.app, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+            text=True, start_new_session=True)
+        threading.Thread(target=self._read, daemon=True).start()
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                with urllib.request.urlopen(self.url, timeout=5) as resp:  # noqa: S310 - our own localhost server
+                    resp.read()
+                with urllib.request.urlopen(self.url + "src/main.jsx", timeout=30) as resp:  # noqa: S310
+                    resp.read()
+                return self
+            except OSError:
+                time.sleep(0.3)
+        self.__exit__()
+        raise RuntimeError("the Vite dev server did not start: " + " | ".join(self.lines[-3:]))
+
+    def _read(self) -> None:
+        assert self.proc is not None and self.proc.stdout is not None
+        for line in self.proc.stdout:
+            self.lines.append(line.rstrip())
+            if "hmr update" in line or "page reload" in line:
+                self.updates += 1
+
+    async def wait(self, before: int) -> bool:
+        """Wait until an update after ``before`` was sent (at most :data:`HMR_WAIT` s), then :data:`HMR_SETTLE` s."""
+        deadline = time.monotonic() + HMR_WAIT
+        while self.updates <= before and time.monotonic() < deadline:
+            await anyio.sleep(0.1)
+        await anyio.sleep(HMR_SETTLE)
+        return self.updates > before
+
+    def __exit__(self, *exc: Any) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+
+
 class _Checker:
     """One server's strategy; :meth:`check` returns the round's calls and which of them is the look."""
 
     diffs = False
 
-    def __init__(self, conn: Connection, url: str, timeout: float) -> None:
-        self.conn, self.url, self.timeout = conn, url, timeout
+    def __init__(self, conn: Connection, url: str, timeout: float, hmr: bool = False) -> None:
+        self.conn, self.url, self.timeout, self.hmr = conn, url, timeout, hmr
         self.calls: list[CallRecord] = []
         self.look: CallRecord | None = None
         self.state: str | None = "form"  # of the last look
@@ -158,13 +236,13 @@ class _Checker:
             await self.reach_and_look(rnd.state)
             self.state = rnd.state
 
-    async def reach_and_look(self, state: str) -> None:
-        """Reload, do the actions that reach ``state``, take the look (full)."""
+    async def reach_and_look(self, state: str, reload: bool = True, act: bool = True) -> None:
+        """Reload (unless not ``reload``), do the actions that reach ``state`` (if ``act``), take the look."""
         raise NotImplementedError
 
     async def check(self, rnd: Round) -> None:
-        """The round's check: reload, reach the state, look, list the console."""
-        await self.reach_and_look(rnd.state)
+        """The round's check: reload, reach the state, look, list the console (hot reload: see :func:`_hot`)."""
+        await self.reach_and_look(rnd.state, *_hot(self.hmr, rnd.state))
         await self.console()
 
     async def console(self) -> None:
@@ -180,8 +258,11 @@ class _BrowserCtx(_Checker):
         self.cursor: Any = None
         self.full: dict[str, str] = {}  # state -> text of its last full look (fold lines name their targets)
 
-    async def _reach(self, state: str) -> None:
-        await self.call("browser_navigate", url=self.url)
+    async def _reach(self, state: str, reload: bool = True, act: bool = True) -> None:
+        if reload:
+            await self.call("browser_navigate", url=self.url)
+        if not act:
+            return
         if state in SELECTORS:
             await self.call("browser_click", target=SELECTORS[state])
         elif state == "placed":
@@ -227,7 +308,7 @@ class _BrowserCtx(_Checker):
             self.full[rnd.state] = self.look.text if self.look is not None else ""
 
     async def check(self, rnd: Round) -> None:
-        await self._reach(rnd.state)
+        await self._reach(rnd.state, *_hot(self.hmr, rnd.state))
         await self._look(self.fingerprint)
         await self._read_folds(rnd.state)
         if rnd.console:
@@ -237,11 +318,12 @@ class _BrowserCtx(_Checker):
 
 
 class _PlaywrightMcp(_Checker):
-    async def reach_and_look(self, state: str) -> None:
-        await self.call("browser_navigate", url=self.url)
-        if state in SELECTORS:
+    async def reach_and_look(self, state: str, reload: bool = True, act: bool = True) -> None:
+        if reload:
+            await self.call("browser_navigate", url=self.url)
+        if act and state in SELECTORS:
             await self.call("browser_click", target=SELECTORS[state], element=state)
-        elif state == "placed":
+        elif act and state == "placed":
             await self.call("browser_fill_form", fields=[
                 {"target": "#name", "element": "name", "name": "name", "type": "textbox", "value": NAME},
                 {"target": "#email", "element": "Email", "name": "Email", "type": "textbox", "value": EMAIL}])
@@ -268,14 +350,15 @@ def _uid(snapshot: str, what: str) -> str:
 
 
 class _ChromeDevtools(_Checker):
-    async def reach_and_look(self, state: str) -> None:
-        await self.call("navigate_page", type="reload")
+    async def reach_and_look(self, state: str, reload: bool = True, act: bool = True) -> None:
+        if reload:
+            await self.call("navigate_page", type="reload")
         self.look = snap = await self.call("take_snapshot")
         try:
-            if state in SELECTORS:
+            if act and state in SELECTORS:
                 await self.call("click", uid=_uid(snap.text, state))
                 self.look = await self.call("take_snapshot")
-            elif state == "placed":
+            elif act and state == "placed":
                 await self.call("fill_form", elements=[{"uid": _uid(snap.text, "name"), "value": NAME},
                                                        {"uid": _uid(snap.text, "email"), "value": EMAIL}])
                 await self.call("click", uid=_uid(snap.text, "submit"))
@@ -296,47 +379,59 @@ def _call_json(rec: CallRecord) -> dict[str, Any]:
 
 
 async def run_loop(servers: list[str], rounds: tuple[Round, ...] = ROUNDS, *, timeout: float = 60.0,
-                   log=print) -> dict[str, Any]:
-    """Run ``rounds`` on ``servers``; return ``{"servers": {name: version}, "rounds": [...], "builds": [...]}``."""
+                   hmr: bool = False, log=print) -> dict[str, Any]:
+    """Run ``rounds`` on ``servers``, rebuilding and reloading (or, with ``hmr``, through the Vite dev server's
+    hot reload); return ``{"mode", "servers": {name: version}, "rounds": [...], "builds": [seconds]}``."""
     specs = build_specs(servers, log=log)
-    result: dict[str, Any] = {"servers": {}, "rounds": [], "builds": []}
-    with tempfile.TemporaryDirectory(prefix="verify-loop-") as tmp:
+    result: dict[str, Any] = {"mode": "hmr" if hmr else "build", "servers": {}, "rounds": [], "builds": []}
+    with tempfile.TemporaryDirectory(prefix="verify-loop-") as tmp, contextlib.ExitStack() as stack:
         work = Path(tmp)
         app = prepare_app(work, log)
         served = work / "site"
-        result["builds"].append(round(build_app(app, served), 2))
-        with _http.serve_directory(served) as port:
-            url = f"http://127.0.0.1:{port}/index.html"
-            async with _connect_all(specs) as conns:
-                checkers: dict[str, _Checker] = {}
-                for spec, conn in zip(specs, conns, strict=True):
-                    result["servers"][spec.name] = spec.version
-                    checkers[spec.name] = _CHECKERS[spec.name](conn, url, timeout)
-                    await checkers[spec.name].start()
-                    checkers[spec.name].take()
-                names = list(checkers)
-                for k, rnd in enumerate(rounds):
-                    baselines = {}
-                    for name in names:
-                        await checkers[name].baseline(rnd)
-                        baselines[name] = checkers[name].take()
-                    for edit in rnd.edits:
-                        path = app / edit.path
-                        path.write_text(apply_edit(path.read_text(), edit))
+        dev: _DevServer | None = None
+        if hmr:
+            dev = stack.enter_context(_DevServer(app))
+            url = dev.url
+        else:
+            result["builds"].append(round(build_app(app, served), 2))
+            url = f"http://127.0.0.1:{stack.enter_context(_http.serve_directory(served))}/index.html"
+        async with _connect_all(specs) as conns:
+            checkers: dict[str, _Checker] = {}
+            for spec, conn in zip(specs, conns, strict=True):
+                result["servers"][spec.name] = spec.version
+                checkers[spec.name] = _CHECKERS[spec.name](conn, url, timeout, hmr)
+                await checkers[spec.name].start()
+                checkers[spec.name].take()
+            names = list(checkers)
+            for k, rnd in enumerate(rounds):
+                baselines = {}
+                for name in names:
+                    await checkers[name].baseline(rnd)
+                    baselines[name] = checkers[name].take()
+                sent = dev.updates if dev is not None else 0
+                for edit in rnd.edits or (NO_EDIT,):
+                    path = app / edit.path
+                    path.write_text(apply_edit(path.read_text(), edit) if edit is not NO_EDIT else path.read_text())
+                if dev is not None:
+                    if not await dev.wait(sent):
+                        log(f"  {rnd.name}: the dev server sent no update within {HMR_WAIT:.0f} s")
+                else:
                     result["builds"].append(round(build_app(app, served), 2))
-                    entry: dict[str, Any] = {"name": rnd.name, "what": rnd.what, "state": rnd.state, "servers": {}}
-                    for name in names[k % len(names):] + names[:k % len(names)]:
-                        checker = checkers[name]
-                        checker.look = None
-                        await checker.check(rnd)
-                        calls = checker.take()
-                        look = checker.look.text if checker.look is not None and not checker.look.is_error else None
-                        verdict = judge(rnd, [c.text for c in calls], look=look, diffs=checker.diffs,
-                                        errors=[f"{c.tool}: {c.error}" for c in calls if c.is_error])
-                        entry["servers"][name] = _server_entry(calls, baselines[name], verdict)
-                        log(f"  {rnd.name:<11} {name:<20} {sum(c.tokens for c in calls):>6,} tokens  "
-                            f"{'correct' if verdict.correct else 'WRONG: ' + verdict.reason}")
-                    result["rounds"].append(entry)
+                entry: dict[str, Any] = {"name": rnd.name, "what": rnd.what, "state": rnd.state, "servers": {}}
+                for name in names[k % len(names):] + names[:k % len(names)]:
+                    checker = checkers[name]
+                    checker.look = None
+                    await checker.check(rnd)
+                    calls = checker.take()
+                    look = checker.look.text if checker.look is not None and not checker.look.is_error else None
+                    since_look = next((i for i, c in enumerate(calls) if c is checker.look), 0)
+                    verdict = judge(rnd, [c.text for c in calls], look=look, diffs=checker.diffs,
+                                    errors=[f"{c.tool}: {c.error}" for c in calls if c.is_error],
+                                    page_texts=[c.text for c in calls[since_look:] if c.tool not in CONSOLE_TOOLS])
+                    entry["servers"][name] = _server_entry(calls, baselines[name], verdict)
+                    log(f"  {rnd.name:<11} {name:<20} {sum(c.tokens for c in calls):>6,} tokens  "
+                        f"{'correct' if verdict.correct else 'WRONG: ' + verdict.reason}")
+                result["rounds"].append(entry)
     for spec in specs:
         spec.cleanup()
     return result
@@ -408,6 +503,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--servers", default=",".join(SERVER_NAMES))
     ap.add_argument("--out", type=Path, default=Path("bench-out"))
     ap.add_argument("--timeout", type=float, default=60.0, help="seconds per tool call (default: %(default)s)")
+    ap.add_argument("--hmr", action="store_true",
+                    help="edit under the Vite dev server (hot reload, no reload by the servers) instead of rebuilding")
     args = ap.parse_args(argv)
     names = [s.strip() for s in args.servers.split(",") if s.strip()]
     if bad := [n for n in names if n not in SERVER_NAMES]:
@@ -416,15 +513,16 @@ def main(argv: list[str] | None = None) -> int:
     log = lambda s: print(s, file=sys.stderr, flush=True)  # noqa: E731
     started = _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
     try:
-        result = anyio.run(lambda: run_loop(names, timeout=args.timeout, log=log))
+        result = anyio.run(lambda: run_loop(names, timeout=args.timeout, hmr=args.hmr, log=log))
     except RuntimeError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
     result["date"] = started
     text = report(result)
     args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / "verify-loop.json").write_text(json.dumps(result, indent=1, ensure_ascii=False))
-    print(f"Verify loop, {started} ({len(result['rounds'])} rounds, builds {sum(result['builds']):.0f} s)\n")
+    (args.out / f"verify-loop-{result['mode']}.json").write_text(json.dumps(result, indent=1, ensure_ascii=False))
+    how = "hot reload (Vite dev server)" if args.hmr else f"rebuild + reload, builds {sum(result['builds']):.0f} s"
+    print(f"Verify loop, {started} ({len(result['rounds'])} rounds, {how})\n")
     print(text)
     return 0
 

@@ -15,9 +15,11 @@ The rule (:func:`judge`), applied to the text of every call the server made in t
   (``Changes since …``) it is the ``+`` lines, the ``~`` lines up to ``(was: …)``, and the lines that are
   not a change line at all (journal notes such as ``Shown and gone: toast "…"``, summaries such as
   ``dialog "…" opened``); ``-`` lines and ``(was: …)`` say what went. ``Unchanged since …`` has no
-  present text.
+  present text. A journal line (``Shown and gone: toast "Order confirmed" (1.5 s)``) shows its text was on
+  the page in the round: it counts for the expected texts, never as the old text still shown.
 - A **changing** round is correct when every expected text is in the present text and the old text
-  (if any) is not.
+  (if any) is not in the present text of the calls that describe the page (console listings left out: an
+  error listed from before the fix is history, not the page).
 - The **no-change** round is correct when no change is reported: for browser-ctx the look answers
   ``Unchanged since …`` or lists no ``+``/``-``/``~`` line other than the notice that lines were
   re-rendered with new refs (a reload hands out new refs; no text changed); the other two servers
@@ -109,8 +111,8 @@ ROUNDS: tuple[Round, ...] = (
           (Edit("src/TermsDialog.jsx", "never sell them to third parties", "never share them with advertisers"),),
           expect=("never share them with advertisers",), gone="never sell them to third parties"),
     Round("grid-row", 'DataGrid page 1, row 20 (folded): customer "Greta Okafor" → "Zora Hurston"', "orders",
-          (Edit("src/data.js", "  status: STATUSES[(i * 3) % STATUSES.length],\n}));",
-                "  status: STATUSES[(i * 3) % STATUSES.length],\n}));\nORDERS[19].customer = 'Zora Hurston';"),),
+          (Edit("src/OrdersGrid.jsx", "rows={rows}",
+                "rows={rows.map((r) => (r.id === 1020 ? { ...r, customer: 'Zora Hurston' } : r))}"),),
           expect=("Zora Hurston",), gone="Greta Okafor"),
     Round("toast", 'toast after the async submit: "Order placed" → "Order confirmed"', "placed",
           (Edit("src/OrderForm.jsx", "toast.success('Order placed'", "toast.success('Order confirmed'"),),
@@ -130,6 +132,15 @@ _WS = re.compile(r"\s+")
 #: The notice a ``since`` answer gives for lines whose text stayed but whose refs are new (after a reload).
 _RERENDERED = re.compile(r"^~ \d+ lines? re-rendered with new refs")
 _WAS = re.compile(r" \(was: .*\)$")
+
+
+#: The journal's report of UI that appeared and went between calls (a toast, an alert, a dialog).
+_SHOWN_AND_GONE = "Shown and gone:"
+
+
+def _shown(text: str) -> str:
+    """The journal lines of ``text``: what was shown in the round and is gone now."""
+    return "\n".join(line for line in text.splitlines() if _SHOWN_AND_GONE in line)
 
 
 def _norm(text: str) -> str:
@@ -170,7 +181,9 @@ def split_answer(text: str, diff: bool = True) -> tuple[str, str, bool]:
     change = False
     for line in lines:
         head = line[:2]
-        if head == "- ":
+        if _SHOWN_AND_GONE in line:
+            gone.append(line)
+        elif head == "- ":
             gone.append(line[2:])
             change = True
         elif head in ("+ ", "~ "):
@@ -208,7 +221,7 @@ class Verdict:
 
 
 def judge(rnd: Round, texts: Sequence[str], *, look: str | None, errors: Iterable[str] = (),
-          diffs: bool = False) -> Verdict:
+          diffs: bool = False, page_texts: Sequence[str] | None = None) -> Verdict:
     """Decide one server's answer to ``rnd``.
 
     Args:
@@ -218,6 +231,9 @@ def judge(rnd: Round, texts: Sequence[str], *, look: str | None, errors: Iterabl
         errors: first lines of calls that returned an error (any error makes the round wrong).
         diffs: the server answers ``since`` reads (browser-ctx): the no-change rule and false
             "Unchanged" apply to its look.
+        page_texts: the texts that describe the page now (default ``texts``): the old text must be absent
+            from these; the runner passes the look and the calls after it, console listings left out (an error
+            listed from before the fix is history, and a read before the round's action shows the page before it).
 
     Returns:
         A :class:`Verdict`.
@@ -231,9 +247,10 @@ def judge(rnd: Round, texts: Sequence[str], *, look: str | None, errors: Iterabl
         _, _, change = split_answer(look)
         return Verdict(not change, reason="" if not change else "reported a change: " + _norm(look)[:160])
     false_unchanged = diffs and not split_answer(look)[2] and not _says_changed_unseen(look)
-    present = _norm("\n".join(split_answer(t, diffs)[0] for t in texts))
+    present = _norm("\n".join(split_answer(t, diffs)[0] + "\n" + _shown(t) for t in texts))
     missing = [e for e in rnd.expect if _norm(e) not in present]
-    stale = rnd.gone is not None and _norm(rnd.gone) in present
+    page = _norm("\n".join(split_answer(t, diffs)[0] for t in (texts if page_texts is None else page_texts)))
+    stale = rnd.gone is not None and _norm(rnd.gone) in page
     reasons = []
     if false_unchanged:
         reasons.append("reported no change")

@@ -87,3 +87,20 @@ def test_toast_seen_in_an_action_record_counts():
     assert judge(toast, [record, look], look=look, diffs=True).correct
     journal = '[Shown and gone: toast "Order confirmed" (1.5 s)]\nChanges since a (fingerprint now b):\n+ text: x'
     assert judge(toast, [journal], look=journal, diffs=True).correct
+
+
+def test_the_old_text_is_judged_on_the_page_not_on_console_history():
+    fix = Round("fix", "f", "form", expect=("New order",), gone="price table missing")
+    look, console = "Page: Shop\n  heading 2 \"New order\"", "[error] Uncaught Error: price table missing"
+    assert judge(fix, [look, console], look=look, page_texts=[look]).correct
+    assert not judge(fix, [look, console], look=look).correct
+
+
+def test_shown_and_gone_counts_as_shown_never_as_still_there():
+    msg = Round("validation", "v", "invalid", expect=("Tell us",), gone="Full name is required")
+    record = ('Clicked button "Place order" [e36].\nShown and gone: alert "Full name is required" (9.3 s)\n'
+              "- text: Full name is required\n+ text: Tell us")
+    assert judge(msg, [record], look=record, diffs=True).correct
+    toast = Round("toast", "t", "placed", expect=("Order confirmed",), gone="Order placed")
+    note = '[Shown and gone: toast "Order confirmed" (1.5 s)]\nChanges since a (fingerprint now b):\n+ text: x'
+    assert judge(toast, [note], look=note, diffs=True).correct
