@@ -6,14 +6,30 @@
  *   - elements added then removed: dialogs (dialog, role=dialog|alertdialog, aria-modal), toasts (elements
  *     added inside a live region, or added with position fixed), elements with role=status|alert|log;
  *   - dialogs shown in place and hidden again (<dialog> showModal/close, a class or style toggled).
+ * Observing starts at DOMContentLoaded (what the parser adds is not transient UI).
  * Each entry: {role, text, ms} (ms = how long it was shown). Only what was visible at some point is kept
  * (checkVisibility and a non-empty box, as our reads' rules). Bounded: `maxEntries` entries (the oldest are
  * dropped and counted), `maxText` characters per text, `maxTracked` elements watched at once.
  * window.__browserCtxJournal.drain() returns {entries, dropped} and empties the journal.
+ * It runs in the page's world, so it uses builtins captured when it is installed (before the page's scripts):
+ * a page that later replaces MutationObserver, getComputedStyle, checkVisibility, getBoundingClientRect,
+ * getAttribute, the textContent/innerText getters, String trim/replace/slice or Array push/shift/splice cannot
+ * break it or make a hidden element count as shown.
  */
 (maxEntries, maxText, maxTracked) => {
   const KEY = '__browserCtxJournal';
   if (window[KEY]) return;
+  /* builtins, captured now */
+  const apply = Reflect.apply, Observer = window.MutationObserver, later = window.setTimeout;
+  const styleOf = window.getComputedStyle, perf = window.performance, perfNow = perf.now;
+  const EP = Element.prototype, checkVis = EP.checkVisibility, rectOf = EP.getBoundingClientRect;
+  const getAttr = EP.getAttribute;
+  const getter = (proto, name) => Object.getOwnPropertyDescriptor(proto, name).get;
+  const textGet = getter(Node.prototype, 'textContent'), innerGet = getter(HTMLElement.prototype, 'innerText');
+  const SP = String.prototype, sTrim = SP.trim, sReplace = SP.replace, sSlice = SP.slice, sIncludes = SP.includes;
+  const AP = Array.prototype, aPush = AP.push, aShift = AP.shift, aSplice = AP.splice, aSome = AP.some;
+  const attr = (el, name) => apply(getAttr, el, [name]);
+  const textContentOf = (el) => apply(textGet, el, []);
   const entries = [];
   let dropped = 0;
   const tracked = new Map();   /* element -> {role, since, seen, text} */
@@ -23,30 +39,33 @@
   /* a widget's own popup (a select's option list, a menu, a date picker's grid) is not a toast: the action that
      opened it reports it, and it goes when the widget closes */
   const WIDGET = '[role="listbox"],[role="menu"],[role="tree"],[role="grid"],[role="option"],[role="menuitem"]';
-  const now = () => performance.now();
-  const squash = (t) => t.replace(/\s+/g, ' ').trim();
-  const cut = (t) => (t.length > maxText ? t.slice(0, maxText - 1) + '\u2026' : t);
-  const textOf = (el) => cut(squash(el.textContent || ''));
+  const now = () => apply(perfNow, perf, []);
+  const squash = (t) => apply(sTrim, apply(sReplace, t, [/\s+/g, ' ']), []);
+  const cut = (t) => (t.length > maxText ? apply(sSlice, t, [0, maxText - 1]) + '\u2026' : t);
+  const textOf = (el) => cut(squash(textContentOf(el) || ''));
   /* what a shown element shows: innerText leaves out its display:none / visibility:hidden parts */
-  const shownText = (el) => cut(squash((el.isConnected ? el.innerText : el.textContent) || ''));
+  const shownText = (el) => cut(squash((el.isConnected && el instanceof HTMLElement ? apply(innerGet, el, [])
+    : textContentOf(el)) || ''));
+  const hiddenByStyle = (el) => !!checkVis
+    && !apply(checkVis, el, [{ opacityProperty: true, visibilityProperty: true }]);
   const shows = (el) => {
-    if (el.checkVisibility && !el.checkVisibility({ opacityProperty: true, visibilityProperty: true })) return false;
-    const r = el.getBoundingClientRect();
+    if (hiddenByStyle(el)) return false;
+    const r = apply(rectOf, el, []);
     return r.width > 1 && r.height > 1;
   };
   /* shown: its own box, or (a container of absolutely placed toasts has no height) one of its first elements */
   const visible = (el) => {
     if (!el.isConnected) return false;
     if (shows(el)) return true;
-    if (el.checkVisibility && !el.checkVisibility({ opacityProperty: true, visibilityProperty: true })) return false;
+    if (hiddenByStyle(el)) return false;
     const inner = el.getElementsByTagName('*');
     for (let i = 0; i < inner.length && i < 20; i++) if (shows(inner[i])) return true;
     return false;
   };
   const nameOf = (el) => {
-    const label = el.getAttribute('aria-label');
+    const label = attr(el, 'aria-label');
     if (label) return cut(squash(label));
-    const by = el.getAttribute('aria-labelledby');
+    const by = attr(el, 'aria-labelledby');
     const ref = by && el.ownerDocument.getElementById(by.split(/\s+/)[0]);
     if (ref) return shownText(ref);
     const h = el.querySelector('h1,h2,h3,h4,h5,h6,[role="heading"]');
@@ -54,20 +73,20 @@
   };
   const push = (role, text, since) => {
     if (!text) return;
-    entries.push({ role, text, ms: Math.max(0, Math.round(now() - since)) });
-    if (entries.length > maxEntries) { entries.shift(); dropped += 1; }
+    apply(aPush, entries, [{ role, text, ms: Math.max(0, Math.round(now() - since)) }]);
+    if (entries.length > maxEntries) { apply(aShift, entries, []); dropped += 1; }
   };
   const regionOf = (node) => {
     const el = node.nodeType === 1 ? node : node.parentElement;
     return el ? el.closest(LIVE) : null;
   };
-  const roleOfRegion = (el) => el.getAttribute('role') || 'live region';
+  const roleOfRegion = (el) => attr(el, 'role') || 'live region';
   const track = (el, role) => {
     if (tracked.has(el) || tracked.size >= maxTracked) return;
     const popup = el.matches(POPUP);
     const seen = visible(el);
     tracked.set(el, { role, since: now(), seen, text: seen ? (popup ? nameOf(el) : shownText(el)) : '', popup });
-    if (!seen) { setTimeout(check, 150); setTimeout(check, 600); }  /* fading in: look again */
+    if (!seen) { later(check, 150); later(check, 600); }  /* fading in: look again */
   };
   const watchRegion = (el) => {
     if (regions.has(el) || regions.size >= maxTracked) return;
@@ -79,17 +98,17 @@
   const added = (node) => {
     if (node.nodeType !== 1) return;
     const region = node.parentElement && node.parentElement.closest(LIVE);
-    if (node.matches(POPUP)) track(node, node.getAttribute('role') || 'dialog');
-    else if (region) track(node, node.getAttribute('role') || (region.getAttribute('role') ? roleOfRegion(region) : 'toast'));
+    if (node.matches(POPUP)) track(node, attr(node, 'role') || 'dialog');
+    else if (region) track(node, attr(node, 'role') || (attr(region, 'role') ? roleOfRegion(region) : 'toast'));
     else if (node.matches(LIVE)) watchRegion(node);
-    else if (styleChecks-- > 0 && squash(node.textContent || '') && getComputedStyle(node).position === 'fixed'
+    else if (styleChecks-- > 0 && squash(textContentOf(node) || '') && apply(styleOf, window, [node]).position === 'fixed'
              && !node.matches(WIDGET) && !node.querySelector(WIDGET)) {
-      track(node, node.getAttribute('role') || 'toast');
+      track(node, attr(node, 'role') || 'toast');
     }
     if (node.firstElementChild) {
       const inner = node.querySelectorAll(POPUP + ',' + LIVE);
       for (let i = 0; i < inner.length && i < 20; i++) {
-        if (inner[i].matches(POPUP)) track(inner[i], inner[i].getAttribute('role') || 'dialog');
+        if (inner[i].matches(POPUP)) track(inner[i], attr(inner[i], 'role') || 'dialog');
         else watchRegion(inner[i]);
       }
     }
@@ -105,15 +124,15 @@
       }
       if (el.isConnected && !info.seen) continue;  /* not shown yet */
       tracked.delete(el);
-      if (info.seen) { push(info.role, info.text, info.since); gone.push(info.text); }
+      if (info.seen) { push(info.role, info.text, info.since); apply(aPush, gone, [info.text]); }
     }
     for (const [el, info] of regions) {
       const raw = el.isConnected ? textOf(el) : '';
       if (raw === info.raw) continue;  /* textContent: a cheap test; what was shown is kept in info.text */
       const seen = !!raw && visible(el);
       const text = seen ? shownText(el) : '';
-      const told = gone.some((g) => g && (info.text.includes(g) || g.includes(info.text)));
-      if (info.text && info.seen && !told && !text.includes(info.text)) push(roleOfRegion(el), info.text, info.since);
+      const told = apply(aSome, gone, [(g) => g && (apply(sIncludes, info.text, [g]) || apply(sIncludes, g, [info.text]))]);
+      if (info.text && info.seen && !told && !apply(sIncludes, text, [info.text])) push(roleOfRegion(el), info.text, info.since);
       if (!el.isConnected) { regions.delete(el); continue; }
       info.raw = raw;
       info.text = text;
@@ -127,13 +146,14 @@
     const live = root.querySelectorAll(LIVE);
     for (let i = 0; i < live.length && i < maxTracked; i++) watchRegion(live[i]);
     const popups = root.querySelectorAll(POPUP);
-    for (let i = 0; i < popups.length && i < 20; i++) track(popups[i], popups[i].getAttribute('role') || 'dialog');
-    new MutationObserver((records) => {
+    for (let i = 0; i < popups.length && i < 20; i++) track(popups[i], attr(popups[i], 'role') || 'dialog');
+    new Observer((records) => {
       styleChecks = 50;
-      for (const r of records) {
-        if (r.type === 'childList') r.addedNodes.forEach(added);
+      for (let k = 0; k < records.length; k++) {
+        const r = records[k];
+        if (r.type === 'childList') for (let i = 0; i < r.addedNodes.length; i++) added(r.addedNodes[i]);
         else if (r.type === 'attributes' && r.target.nodeType === 1 && r.target.matches(POPUP)) {
-          track(r.target, r.target.getAttribute('role') || 'dialog');  /* a dialog shown in place (showModal) */
+          track(r.target, attr(r.target, 'role') || 'dialog');  /* a dialog shown in place (showModal) */
         }
         const region = regionOf(r.target);
         if (region) watchRegion(region);
@@ -146,12 +166,15 @@
     value: Object.freeze({
       drain: () => {
         check();
-        const out = { entries: entries.splice(0), dropped };
+        const out = { entries: apply(aSplice, entries, [0]), dropped };
         dropped = 0;
         return out;
       },
     }),
   });
-  if (document.documentElement) observe();
-  else document.addEventListener('readystatechange', observe, { once: true });
+  /* While the parser builds the document nothing is transient yet, and looking at each parsed element (and
+     forcing style for fixed-position checks) cost seconds on a page of 200,000 elements: observing starts at
+     DOMContentLoaded, with a scan of what is there by then. */
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', observe, { once: true });
+  else observe();
 }
