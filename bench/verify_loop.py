@@ -12,9 +12,10 @@ strategy:
 - **browser-ctx**: ``browser_navigate`` to the same URL (the reload), the actions that reach the
   round's page state (by role selector), ``browser_snapshot {since: <fingerprint of its last look in
   that state>}``, and ``browser_console_messages {since: <cursor>}`` in the error rounds. Where the since
-  answer points into folded parts (a fold line changed, or "the page changed inside what it walked"), it
-  reads them with the target the fold line names (at most two: ``browser_text {target}`` for folded
-  paragraphs, else ``browser_snapshot {target}``, then ``browser_text`` too if a line of it is cut).
+  answer shows the change only as a fold or a cut (a fold line changed, a changed line cut short, or "the
+  page changed inside what it walked"), it reads where the edit shows, as the agent that made it knows (the
+  round's container: ``browser_text`` of the dialog, ``browser_snapshot`` of the grid), or else the targets
+  the fold lines name.
 - **@playwright/mcp**: ``browser_navigate`` (same URL), the same actions (it takes selectors),
   ``browser_snapshot``, ``browser_console_messages {level: "info"}``.
 - **chrome-devtools-mcp**: ``navigate_page {type: "reload"}``, ``take_snapshot`` (its actions need uids
@@ -279,14 +280,23 @@ class _BrowserCtx(_Checker):
         if fp:
             self.fingerprint = fp
 
-    async def _read_folds(self, state: str) -> None:
-        """Follow the since answer where it points: a fold line that changed, or the note that the page changed
-        inside what the read folds (then the fold lines of the state's last full look), each read once with the
-        target the fold line names (at most :data:`FOLD_READS`)."""
+    async def _read_deeper(self, rnd: Round) -> None:
+        """Follow a since answer that shows the change only as a fold or a cut: a fold line that changed, a
+        changed or new line cut short (``… (+N chars)``), or the note that the page changed inside what the
+        read folds or cuts. Then read the round's container (where the agent knows its edit shows), else the
+        targets the fold lines name (at most :data:`FOLD_READS`), with ``browser_text`` for paragraphs."""
         text = self.look.text if self.look is not None else ""
-        folds = [line for line in text.splitlines() if line.startswith(("+ … ", "- … "))]
-        if _UNSEEN_NOTE in text:
-            folds += self.full.get(state, "").splitlines()
+        lines = text.splitlines()
+        folds = [line for line in lines if line.startswith(("+ … ", "- … "))]
+        cut = any(line.startswith(("+ ", "~ ")) and _CUT.search(line.split(" (was: ")[0]) for line in lines)
+        unseen = _UNSEEN_NOTE in text
+        if not (folds or cut or unseen):
+            return
+        if rnd.container:
+            await self.call(rnd.container_tool, target=rnd.container)
+            return
+        if unseen:
+            folds += self.full.get(rnd.state, "").splitlines()
         reads = {t: "browser_text" if "more paragraphs" in line else "browser_snapshot"
                  for line in folds for t in _FOLD_TARGET.findall(line)}
         for target, tool in list(reads.items())[:FOLD_READS]:
@@ -310,7 +320,7 @@ class _BrowserCtx(_Checker):
     async def check(self, rnd: Round) -> None:
         await self._reach(rnd.state, *_hot(self.hmr, rnd.state))
         await self._look(self.fingerprint)
-        await self._read_folds(rnd.state)
+        await self._read_deeper(rnd)
         if rnd.console:
             rec = await self.call("browser_console_messages",
                                   **({"since": self.cursor} if self.cursor is not None else {}))

@@ -74,6 +74,9 @@ class Round:
         gone: text that must not be in it (the old text), or ``None``.
         console: the round is about an error: browser-ctx also lists the console (the others always do).
         changes: the page changes in this round (``False`` only for the no-change round).
+        container: where the edit shows, as an agent that made it knows (a target), and ``container_tool``
+            the read of it (``browser_text`` for prose, ``browser_snapshot`` for a grid): browser-ctx reads it
+            when its since answer shows the change only as a fold or a cut line (see :mod:`bench.verify_loop`).
     """
 
     name: str
@@ -84,13 +87,18 @@ class Round:
     gone: str | None = None
     console: bool = False
     changes: bool = True
+    container: str | None = None
+    container_tool: str = "browser_text"
 
 
 _THROW = Edit("src/OrderForm.jsx", "export default function OrderForm() {\n",
               "export default function OrderForm() {\n  throw new Error('Order form failed: price table missing');\n")
 
+_DIALOG = 'role=dialog[name="Terms of service"]'
+
 #: The rounds, in order. Row 1020 ("Greta Okafor") is the 20th of the 25 rows on the grid's page 1, inside
-#: the run browser-ctx folds; the dialog's fourth paragraph is inside the paragraphs it folds.
+#: the run browser-ctx folds; the dialog's fourth paragraph is inside the paragraphs it folds,
+#: the end of its first paragraph past the cut of a long text line.
 ROUNDS: tuple[Round, ...] = (
     Round("no-change", "rebuild with no edit", "form", changes=False),
     Round("label", 'label "Full name" → "Recipient name"', "form",
@@ -109,11 +117,17 @@ ROUNDS: tuple[Round, ...] = (
     Round("dialog", 'open dialog, folded 4th paragraph: "never sell them to third parties" → '
           '"never share them with advertisers"', "dialog",
           (Edit("src/TermsDialog.jsx", "never sell them to third parties", "never share them with advertisers"),),
-          expect=("never share them with advertisers",), gone="never sell them to third parties"),
+          expect=("never share them with advertisers",), gone="never sell them to third parties",
+          container=_DIALOG),
+    Round("cut", 'open dialog, the cut end of the 1st paragraph: "paid by the recipient" → '
+          '"paid by the buyer on delivery"', "dialog",
+          (Edit("src/TermsDialog.jsx", "are paid by the recipient.", "are paid by the buyer on delivery."),),
+          expect=("paid by the buyer on delivery",), gone="paid by the recipient", container=_DIALOG),
     Round("grid-row", 'DataGrid page 1, row 20 (folded): customer "Greta Okafor" → "Zora Hurston"', "orders",
           (Edit("src/OrdersGrid.jsx", "rows={rows}",
                 "rows={rows.map((r) => (r.id === 1020 ? { ...r, customer: 'Zora Hurston' } : r))}"),),
-          expect=("Zora Hurston",), gone="Greta Okafor"),
+          expect=("Zora Hurston",), gone="Greta Okafor", container='role=grid[name="Orders"]',
+          container_tool="browser_snapshot"),
     Round("toast", 'toast after the async submit: "Order placed" → "Order confirmed"', "placed",
           (Edit("src/OrderForm.jsx", "toast.success('Order placed'", "toast.success('Order confirmed'"),),
           expect=("Order confirmed",), gone="Order placed"),
