@@ -1,6 +1,8 @@
-"""Units (no browser) of the fidelity measure's matching: parsing each server's format, normalising, scoring.
+"""The bench's fidelity measure (``bench/fidelity*.py``).
 
-The e2e smoke of the measure itself (browser-ctx alone, two app states) is at the end, marked e2e.
+Units (no browser) of the matching: parsing each server's format, normalising, scoring, the report. Then, marked
+e2e: the ground truth's visibility filter in real Chromium, and a smoke of ``python -m bench --fidelity`` with
+browser-ctx alone on two app states.
 """
 
 from __future__ import annotations
@@ -11,9 +13,13 @@ import sys
 from pathlib import Path
 
 import pytest
+from playwright.async_api import async_playwright
 
 from bench.fidelity import gaps_markdown, render, states
 from bench.fidelity_match import Item, canonical_role, haystack, norm, parse_items, score
+from bench.fidelity_truth import ground_truth
+from browser_ctx.browser.launcher import chromium_args, find_executable
+from browser_ctx.settings import LaunchSettings
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -149,3 +155,34 @@ def test_fidelity_smoke_browser_ctx_alone(tmp_path: Path) -> None:
     assert 1 <= len(bc["calls"]) <= 2 and bc["tokens"] > 0 and bc["calls"][0]["tool"] == "browser_snapshot"
     assert gaps.read_text().startswith("# Fidelity")
     assert (tmp_path / "fidelity-text" / "country-open.browser-ctx.txt").is_file()
+
+
+@pytest.mark.e2e
+@pytest.mark.anyio
+async def test_ground_truth_keeps_what_a_person_sees(site: str) -> None:
+    """The ground truth's visibility filter on the hiding fixture, generated content and canvas fallback."""
+    settings = LaunchSettings(offline_external=True)
+    async with async_playwright() as pw:
+        browser = await pw.chromium.launch(executable_path=find_executable(settings), args=chromium_args(settings))
+        try:
+            truths = {}
+            for path in ("hidden.html", "semantics/generated.html", "semantics/canvas.html",
+                         "apps/shop/dist/index.html?state=terms-dialog"):
+                page = await browser.new_page(viewport={"width": 1280, "height": 800})
+                await page.goto(f"{site}/{path}", wait_until="load")
+                truths[path] = await ground_truth(page)
+                await page.close()
+        finally:
+            await browser.close()
+    hidden = truths["hidden.html"]
+    text = " ".join(hidden.text)
+    assert "VISIBLE_PARAGRAPH" in text and "VISIBLE_FOOTER" in text
+    for word in ("HIDDEN_CLIPPED", "HIDDEN_ZERO_SIZE", "HIDDEN_OPACITY", "HIDDEN_OFFSCREEN", "HIDDEN_CLIP_PATH",
+                 "HIDDEN_SCALED_AWAY", "HIDDEN_COLLAPSED_HEIGHT", "HIDDEN_OFFSCREEN_RIGHT", "HIDDEN_OPTION"):
+        assert word not in text.replace("HIDDEN_ATTR_OVERRIDDEN", ""), word
+    assert ("option", "HIDDEN_OPTION") in hidden.hidden
+    assert {"$", "per month", "Out of stock", "Delete item"} <= set(truths["semantics/generated.html"].text)
+    assert ("link", "See the data table") in truths["semantics/canvas.html"].interactive
+    dialog = truths["apps/shop/dist/index.html?state=terms-dialog"]
+    assert dialog.interactive == [("button", "Close")]  # the page behind the modal is left out
+    assert "Terms of service" in dialog.text
