@@ -36,14 +36,31 @@ def test_aria_grid_is_a_table_with_name_header_rows_and_refs() -> None:
     assert "more rows" not in out and "gridcell" not in out, out
 
 
-def test_grid_of_more_than_20_rows_folds_with_its_one_call_target() -> None:
-    out = snap(mui_grid(25))
-    assert 'grid "Orders" 3 cols, rows 1-25 of 200' in out, out
+def test_grid_page_of_25_is_whole_and_more_than_50_rows_fold_with_the_one_call_target() -> None:
+    page = snap(mui_grid(25))
+    assert 'grid "Orders" 3 cols, rows 1-25 of 200' in page and "1025 | Person 25 |" in page, page
+    assert "more rows" not in page, page
+    out = snap(mui_grid(60))
     assert "1003 | Person 3" in out and "Person 4 " not in out, out
-    assert "… 22 more rows (all: browser_snapshot target='role=grid[name=\"Orders\"]')" in out, out
+    assert "… 57 more rows (all: browser_snapshot target='role=grid[name=\"Orders\"]')" in out, out
     # The targeted snapshot of that grid folds nothing.
-    whole = render_snapshot(mui_grid(25), options=UNFOLDED, page_line=False)
-    assert all(f"Person {i} |" in whole for i in range(1, 26)) and "more rows" not in whole, whole
+    whole = render_snapshot(mui_grid(60), options=UNFOLDED, page_line=False)
+    assert all(f"Person {i} |" in whole for i in range(1, 61)) and "more rows" not in whole, whole
+
+
+def test_data_grid_rows_and_cells_with_refs() -> None:
+    grid = ('<div role="grid" data-name="Orders"><div role="row" data-ref="e1"><div role="columnheader">Order</div>'
+            '<div role="columnheader">Actions</div></div>'
+            '<div role="row" data-ref="e2" aria-selected="true"><div role="gridcell" data-ref="e3">1001</div>'
+            '<div role="gridcell" data-ref="e4" data-name="Delete"><button data-ref="e5" data-name="Delete">Delete'
+            '</button></div></div>'
+            '<div role="row" data-ref="e6"><div role="gridcell" data-ref="e7" data-name="Choose Tuesday, 15">15'
+            '</div><div role="gridcell" data-ref="e8"></div></div></div>')
+    out = snap(grid)
+    assert 'grid "Orders" 2 cols × 2 rows:\n  header [e1]: Order | Actions' in out, out
+    assert '  row [e2] selected: 1001 [e3] | button "Delete" [e5] [e4]' in out, out
+    # A cell whose name says more than its text shows its name.
+    assert '  row [e6]: gridcell "Choose Tuesday, 15" [e7] | [e8]' in out, out
 
 
 def test_row_range_follows_the_rendered_page_and_the_total() -> None:

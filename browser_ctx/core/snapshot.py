@@ -110,7 +110,9 @@ class SnapshotOptions:
         value_chars: characters kept of a form field's current value. Default 60.
         table_rows: body rows shown per table of more than ``table_rows_whole`` rows (the rest is counted,
             on a fold line naming the target that shows them all). Default 3.
-        table_rows_whole: a table (or ARIA grid) of at most this many body rows is shown whole. Default 20.
+        table_rows_whole: a table of at most this many body rows is shown whole. Default 20.
+        grid_rows_whole: the same for an ARIA grid (``role=grid|treegrid``), whose rows an agent acts on and
+            which renders one page or one viewport of its rows (a DataGrid page of 25). Default 50.
         table_cols: columns shown per table row (more become ``| …``). Default 8.
         cell_chars: characters kept per table cell. Default 40.
         fold_min: a run of at least this many similar siblings is folded. Default 6.
@@ -134,6 +136,7 @@ class SnapshotOptions:
     value_chars: int = 60
     table_rows: int = 3
     table_rows_whole: int = 20
+    grid_rows_whole: int = 50
     table_cols: int = 8
     cell_chars: int = 40
     fold_min: int = 6
@@ -658,7 +661,19 @@ class _Renderer:
         controls (the rest counted), ``|`` replaced by ``/``. A cell that is itself a control (a date
         picker's day, a selectable grid cell) is its control line."""
         if is_interactive(cell):
+            ref = cell.attrs.get("data-ref")
+            if ref and role_of(cell) in ("gridcell", "cell"):
+                # A data grid's cell: its content and its ref ("Ada Lovelace [e14]"), unless its name says more
+                # than its text (a date picker's "Choose Tuesday, December 15th" for "15").
+                inner = self._cell_content(cell)
+                name = collapse_ws(cell.attrs.get("data-name") or "")
+                if not name or _key(name) == _key(_text_outside_controls(cell)) or _nested_controls(cell):
+                    states = " ".join(control_state(cell))
+                    return (f"{inner} [{ref}]" if inner else f"[{ref}]") + (f" {states}" if states else "")
             return self.control_line(cell)[0].replace("|", "/")
+        return self._cell_content(cell)
+
+    def _cell_content(self, cell: Node) -> str:
         segs: list[str] = []
         _inline_segments(cell, segs, self)
         out: list[str] = []
@@ -686,6 +701,15 @@ class _Renderer:
         if dropped:
             text += f" (+{dropped} more)"
         return text.replace("|", "/")
+
+    @staticmethod
+    def _row_head(row: Node, word: str) -> str:
+        """``row: `` or, for a data grid's row that has a ref, ``row [e12]: `` (states after the ref)."""
+        ref = row.attrs.get("data-ref")
+        if not ref:
+            return word + ": "
+        states = " ".join(s for s in control_state(row) if s != "unselected")
+        return f"{word} [{ref}]" + (f" {states}" if states else "") + ": "
 
     def row_cells(self, row: Node) -> list[str]:
         """Cell texts of a row (a spanning cell appears once)."""
@@ -724,12 +748,18 @@ class _Renderer:
         else:
             size = f"{ncols} col{'s' if ncols != 1 else ''} × {len(body):,} row{'s' if len(body) != 1 else ''}"
         head = kind + (f' "{name}"' if name else "") + f" {size}"
-        if header:
+        if not any(h.strip() for h in header):
+            header = []  # header cells whose text is hidden from the accessibility tree (a calendar's "Su Mo …")
+        header_ref = header_rows[0].attrs.get("data-ref") if header_rows else None
+        if header and not header_ref:
             head += ": " + _cells_line(header, o.table_cols)
-        self.emit(depth, head, "container")
-        shown = len(body) if len(body) <= max(o.table_rows_whole, o.table_rows + 1) else o.table_rows
+        self.emit(depth, head + (":" if header_ref else ""), "container")
+        if header_ref:
+            self.emit(depth + 1, self._row_head(header_rows[0], "header") + _cells_line(header, o.table_cols), "other")
+        whole = o.grid_rows_whole if kind in ("grid", "treegrid") else o.table_rows_whole
+        shown = len(body) if len(body) <= max(whole, o.table_rows + 1) else o.table_rows
         for r in body[:shown]:
-            self.emit(depth + 1, "row: " + _cells_line(self.row_cells(r), o.table_cols), "other")
+            self.emit(depth + 1, self._row_head(r, "row") + _cells_line(self.row_cells(r), o.table_cols), "other")
         if len(body) > shown:
             self.emit(depth + 1, f"… {len(body) - shown:,} more rows{fold_hint(node)}", "fold")
 
@@ -915,7 +945,7 @@ def _line_chars(text: str) -> int:
 #: Options of a targeted snapshot: nothing inside the elements asked for is folded (runs of similar items,
 #: table rows, paragraphs), so the target a fold line names shows what it folded in one call (the cap and
 #: ``offset`` still apply).
-UNFOLDED = SnapshotOptions(fold_min=0, table_rows_whole=1 << 30, prose_show=0)
+UNFOLDED = SnapshotOptions(fold_min=0, table_rows_whole=1 << 30, grid_rows_whole=1 << 30, prose_show=0)
 
 
 def render_snapshot(html: str, *, title: str = "", url: str = "", options: SnapshotOptions = SnapshotOptions(),

@@ -342,8 +342,9 @@
     if (tag === 'a') return e.hasAttribute('href');
     if (tag === 'button' || tag === 'select' || tag === 'textarea' || tag === 'summary') return true;
     if (tag === 'input') return e.type !== 'hidden';
-    /* a cell people pick (a date picker's day): selectable or named; a data grid's plain cells are not */
-    if (role === 'gridcell') return e.hasAttribute('aria-selected') || e.hasAttribute('aria-label');
+    /* a data grid's cells and rows (grid/treegrid) are what people select, edit and open: each has a ref */
+    if (role === 'gridcell') return true;
+    if (role === 'row') return !!e.closest('[role="grid"], [role="treegrid"]');
     return role !== '' && INTERACTIVE_ROLES.has(role);
   };
 
