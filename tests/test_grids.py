@@ -108,3 +108,15 @@ def test_fold_target_inside_a_frame_uses_refs_only() -> None:
     doc = parse_html('<html><body><bc-frame data-frame="f1"><div role="listbox" data-ref="f1e2"><ul><li>a</li></ul>'
                      '</div></bc-frame></body></html>')
     assert fold_target(doc.body.children[0].children[0].children[0]) == "f1e2"
+
+
+def test_open_dialog_text_is_whole_and_targeted_snapshots_do_not_cut_lines() -> None:
+    long = "Orders are confirmed by email once payment has been accepted. " * 4
+    paras = "".join(f"<p>{i}: {long}</p>" for i in range(6))
+    out = snap(f'<div role="dialog" data-name="Terms">{paras}</div>')
+    assert out.count(long.strip()) == 6 and "more paragraphs" not in out and "(+" not in out, out
+    # Outside a dialog the outline cuts and folds as before; a targeted snapshot does neither.
+    plain = snap(f"<div>{paras}</div>")
+    assert "more paragraphs" in plain and "(+" in plain
+    whole = render_snapshot(f"<html><body><div>{paras}</div></body></html>", options=UNFOLDED)
+    assert whole.count(long.strip()) == 6, whole

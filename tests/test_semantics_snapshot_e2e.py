@@ -143,3 +143,16 @@ async def test_long_visible_values_are_kept_whole(site: str) -> None:
         assert sha in line or re.search(r"… \(\+\d+ chars\)$", line), line
         assert sha in await call(s, "browser_text", target="#sha")
         assert "base64" not in snap and "R0lGOD" not in snap
+
+
+async def test_open_dialog_shows_its_name_and_full_text(site: str) -> None:
+    async with mcp_session() as s:
+        await call(s, "browser_navigate", url=f"{site}/{APP}?state=terms-dialog")
+        snap = await call(s, "browser_snapshot")
+        assert 'dialog "Terms of service":' in snap, snap
+        for sentence in ("customs duties for other destinations are paid by the recipient.",
+                         "Items marked Fragile must be returned in their original packaging.",
+                         "we will tell you by email if a date cannot be met.",
+                         "and never sell them to third parties."):
+            assert sentence in snap, snap
+        assert "more paragraphs" not in snap and "(+" not in snap, snap

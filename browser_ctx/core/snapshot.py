@@ -178,7 +178,7 @@ def _key(text: str) -> str:
 
 
 class _Line:
-    __slots__ = ("depth", "text", "kind", "key", "scope")
+    __slots__ = ("depth", "text", "kind", "key", "scope", "whole")
 
     def __init__(self, depth: int, text: str, kind: str, key: str = "", scope: Node | None = None) -> None:
         self.depth = depth
@@ -186,6 +186,7 @@ class _Line:
         self.kind = kind  # text | control | heading | container | fold | other
         self.key = key
         self.scope = scope  # an element holding what the line shows (names a fold's one-call target)
+        self.whole = False  # text in an open dialog: never folded away
 
 
 class _Renderer:
@@ -199,10 +200,13 @@ class _Renderer:
         self._field_cache: dict[int, bool] = {}
         self._names: dict[int, str] = {}
         self.scope: Node | None = None  # the element whose children are being rendered
+        self.in_dialog = 0  # open dialogs around the walk: their text is shown whole (what the agent must read)
 
     # ------------------------------------------------------------------ helpers
     def emit(self, depth: int, text: str, kind: str = "other", key: str = "") -> None:
-        self.lines.append(_Line(depth, text, kind, key, self.scope))
+        line = _Line(depth, text, kind, key, self.scope)
+        line.whole = self.in_dialog > 0
+        self.lines.append(line)
 
     def name(self, node: Node) -> str:
         k = id(node)
@@ -354,7 +358,7 @@ class _Renderer:
                 elif kind == "img":
                     self.emit(depth, f'img "{val}"', "other", _key(val))  # type: ignore[arg-type]
             return
-        budget = self.o.max_text_chars
+        budget = max(self.o.max_text_chars, DIALOG_TEXT_CHARS) if self.in_dialog else self.o.max_text_chars
         used = 0
         cut_chars = 0
         out: list[str] = []
@@ -558,7 +562,11 @@ class _Renderer:
         if tag == "dialog" or role in _CONTAINER_ROLES and _CONTAINER_ROLES[role]:
             kind = "dialog" if tag == "dialog" else _CONTAINER_ROLES[role]
             name = self.name_of_container(node)
-            self.container(node, depth, kind + (f' "{name}"' if name else ""))  # type: ignore[operator]
+            self.in_dialog += kind == "dialog"
+            try:
+                self.container(node, depth, kind + (f' "{name}"' if name else ""))  # type: ignore[operator]
+            finally:
+                self.in_dialog -= kind == "dialog"
             return
         if tag == "article":
             name = self.name_of_container(node)
@@ -890,12 +898,12 @@ def _fold_prose(lines: list[_Line], show: int) -> list[_Line]:
     n = len(lines)
     while i < n:
         line = lines[i]
-        if line.kind != "text":
+        if line.kind != "text" or line.whole:
             out.append(line)
             i += 1
             continue
         j = i
-        while j < n and lines[j].kind == "text" and lines[j].depth == line.depth:
+        while j < n and lines[j].kind == "text" and lines[j].depth == line.depth and not lines[j].whole:
             j += 1
         run = lines[i:j]
         if len(run) > show + 1:
@@ -942,10 +950,14 @@ def _line_chars(text: str) -> int:
     return len(body)
 
 
+#: Characters kept per text line in an open dialog and in a targeted snapshot (else ``max_text_chars``).
+DIALOG_TEXT_CHARS = 2000
+
 #: Options of a targeted snapshot: nothing inside the elements asked for is folded (runs of similar items,
 #: table rows, paragraphs), so the target a fold line names shows what it folded in one call (the cap and
 #: ``offset`` still apply).
-UNFOLDED = SnapshotOptions(fold_min=0, table_rows_whole=1 << 30, grid_rows_whole=1 << 30, prose_show=0)
+UNFOLDED = SnapshotOptions(fold_min=0, table_rows_whole=1 << 30, grid_rows_whole=1 << 30, prose_show=0,
+                           max_text_chars=DIALOG_TEXT_CHARS)
 
 
 def render_snapshot(html: str, *, title: str = "", url: str = "", options: SnapshotOptions = SnapshotOptions(),
