@@ -459,7 +459,7 @@
         : (ox === 'hidden' || ox === 'clip') ? [c[0], own ? own[1] : -Infinity, c[2], own ? own[3] : Infinity]
           : [own ? own[0] : -Infinity, c[1], own ? own[2] : Infinity, c[3]];
     }
-    const positioned = pos !== 'static' || cs.transform !== 'none';
+    const positioned = pos !== 'static' || (clip !== null && cs.transform !== 'none');
     return { alpha, bg: bgOf(cs, ctx.bg), clip, absClip: pos === 'fixed' ? clip : (positioned ? clip : ctx.absClip) };
   };
 
@@ -496,14 +496,11 @@
     const v = cs.backgroundImage === 'none' ? rgba(cs.backgroundColor) : null;
     return !!v && v[3] >= 0.95 && parseFloat(cs.opacity) >= 0.95;
   };
+  /* the topmost box at (x, y) hides owner's text there: it is opaque and neither owner, inside it, nor around it
+     (a transparent box on top, such as a stretched link, hides nothing; pointer-events:none boxes are not hit) */
   const coveredAt = (x, y, owner) => {
-    const els = doc.elementsFromPoint(x, y);
-    for (let i = 0; i < els.length; i++) {
-      const el = els[i];
-      if (el === owner || el.contains(owner)) return false;
-      if (!owner.contains(el) && opaqueBox(el)) return true;
-    }
-    return false;
+    const el = doc.elementFromPoint(x, y);
+    return !!el && el !== owner && !el.contains(owner) && !owner.contains(el) && opaqueBox(el);
   };
   const textOutOfSight = (t) => {
     textRange.selectNodeContents(t);
@@ -552,7 +549,7 @@
     if (pos === 'fixed' && (r.bottom <= 0 || r.top >= win.innerHeight || r.right <= 0 || r.left >= win.innerWidth)) {
       return 'off-screen';   /* a fixed box outside the viewport: no scrolling brings it in */
     }
-    if ((w > 0 || h > 0) && outside(r, pos === 'fixed' ? null : (pos === 'absolute' ? ctx.absClip : ctx.clip))) {
+    if (w > 0 && h > 0 && outside(r, pos === 'fixed' ? null : (pos === 'absolute' ? ctx.absClip : ctx.clip))) {
       return 'clipped';      /* outside what an overflow:hidden ancestor shows */
     }
     const L = r.left + sx; const R = r.right + sx; const T = r.top + sy; const B = r.bottom + sy;
@@ -605,9 +602,16 @@
       '"' : '')) + '</p>');
     lastSpace = true;
   };
-  /* the visible popups (dialogs, listboxes, menus) outside an aria-hidden subtree, read once when the walk
-     first meets one: such a subtree is the page behind a popup (dropped); any other aria-hidden subtree is
-     read, since a person sees it */
+  /* the visible popups (dialogs, listboxes, menus) outside any aria-hidden subtree that float over the page
+     (aria-modal, or fixed: themselves or an ancestor up to 6 levels), read once when the walk first meets a
+     shown aria-hidden subtree: such a subtree is the page behind a popup (dropped, and a modal dialog says it
+     covers the page); any other aria-hidden subtree is read, since a person sees it */
+  const floats = (p) => {
+    if (p.getAttribute('aria-modal') === 'true') return true;
+    let k = 0;
+    for (let a = p; a && a.nodeType === 1 && k < 7; a = a.parentElement, k++) if (style(a).position === 'fixed') return true;
+    return false;
+  };
   let popups = null;
   const POPUP_SELECTOR = 'dialog[open], [aria-modal="true"], [role="dialog"], [role="alertdialog"], ' +
     '[role="listbox"], [role="menu"]';
@@ -619,7 +623,7 @@
         const p = found[i];
         if (p.closest('[aria-hidden="true"]')) continue;
         if (p.checkVisibility && !p.checkVisibility({ opacityProperty: true, visibilityProperty: true })) continue;
-        popups.push(p);
+        if (floats(p)) popups.push(p);
       }
     }
     for (let i = 0; i < popups.length; i++) {
@@ -744,6 +748,7 @@
     const saved = ctx;
     ctx = enter(e, cs);
     let ink = -1;           /* does text here paint (1), or not (0)? read at the first text that needs it */
+    let seen = -1;          /* is the first text here in sight (1) or not (0)? measured once per element */
     const covered = modal !== null && e !== modal && !modal.contains(e);   /* text beside an open modal */
     if (!covered) emitPseudo(e, '::before', vis);
     for (let i = 0; i < kids.length; i++) {
@@ -761,7 +766,9 @@
         if (vis !== 'hidden' && vis !== 'collapse' && /[^ \t\n\r\f]/.test(c.data)) {
           if (covered) { noteCovered(modal); continue; }
           if (ink < 0) ink = inkHidden(cs) ? 0 : 1;
-          if (ink === 0 || textOutOfSight(c)) continue;
+          if (ink === 0) continue;
+          if (seen < 0) seen = textOutOfSight(c) ? 0 : 1;
+          if (seen === 0) continue;
         }
         pre = emitText(c, vis, cs, measure, pre);
       }
@@ -864,13 +871,14 @@
     let role = '';
     let editable = false;
     let aria = null;
+    let ariaHidden = false;   /* aria-hidden="true": read if a person sees it, unless it is the page behind a popup */
     for (let i = 0; i < names.length; i++) {
       const n = names[i];
       if (n === 'class') cls = e.getAttribute(n);
       else if (n === 'role') role = e.getAttribute(n).trim();
       else if (n === 'inert' || (n === 'hidden' && !fileViaLabel(e, tag))) return;
       else if (n.charCodeAt(0) === 97 && n.startsWith('aria-')) {
-        if (n === 'aria-hidden') { if (e.getAttribute(n) === 'true' && behindPopup(e)) return; }
+        if (n === 'aria-hidden') { if (e.getAttribute(n) === 'true') ariaHidden = true; }
         else if (ARIA_SET.has(n)) (aria || (aria = [])).push(n);
       } else if (n === 'contenteditable') editable = e.getAttribute(n) !== 'false';
     }
@@ -879,7 +887,7 @@
     if (display === 'none' && !fileViaLabel(e, tag)) return;
     if (tag === 'option' || tag === 'optgroup') { walkOption(e, tag); return; }
     const vis = cs.visibility;
-    if (display === 'contents') { walkChildren(e, cs, vis, measure); return; }
+    if (display === 'contents') { if (!(ariaHidden && behindPopup(e))) walkChildren(e, cs, vis, measure); return; }
     let childMeasure = false;
     let viaLabel = false;   /* a hidden file input kept for its label: marked data-via="label" */
     if (!NO_GEOMETRY.has(tag) && e !== de) {
@@ -888,6 +896,7 @@
       viaLabel = !!why && tag === 'input' && e.type === 'file';
       childMeasure = state.measure;
     }
+    if (ariaHidden && behindPopup(e)) return;
     const block = isBlock(display);
 
     /* visibility: hidden: the element itself is invisible; only visible descendants are kept */
