@@ -14,10 +14,14 @@ Formats parsed (:func:`parse_items`):
 
 - ``browser-ctx``: ``button "Save" [e12] …`` anywhere on a line (``- `` list items and controls inside text
   lines too; ``password`` reads as ``textbox``, ``select`` as ``combobox``), a control inside a heading
-  ``heading 3 "Shipping" button [e5]`` (named by the heading), and links inside running text ``[text](e4)`` /
-  ``[text](e4 → /u)``;
+  ``heading 3 "Shipping" button [e5]`` (named by the heading), links inside running text ``[text](e4)`` /
+  ``[text](e4 → /u)``, and grid rows ``row [e12]: 1001 [e13] | Ada [e14]`` (a row and its cells);
 - ``playwright-mcp`` (YAML): ``- button "Save" [pressed] [ref=e12]: …``, also a key wrapped in single quotes;
 - ``chrome-devtools-mcp``: ``uid=1_2 button "Save" …`` (the uid is the ref).
+
+Rows and grid cells are named by their content in Chromium; a server that shows one with a ref but no name, and
+its content (browser-ctx's ``row [e12]: a | b``, @playwright/mcp's ``- row [ref=e5]:`` over its cells), is read as
+naming it by that content (cells joined by spaces).
 """
 
 from __future__ import annotations
@@ -97,16 +101,81 @@ def _unescape(quoted: str) -> str:
         return quoted.replace('\\"', '"')
 
 
-def _yaml_key(line: str) -> str:
-    """The key of a YAML list line ``- key: value`` / ``- 'quoted key'``, unquoted (``''`` → ``'``)."""
+def _yaml_entry(line: str) -> tuple[str, str]:
+    """The key of a YAML list line ``- key: value`` / ``- 'quoted key': value``, unquoted (``''`` → ``'``), and
+    what follows it (``": value"`` or ``":"`` or ``""``)."""
     body = line.strip()
     if not body.startswith("- "):
-        return ""
+        return "", ""
     body = body[2:]
     if body.startswith("'"):
         m = re.match(r"'((?:[^']|'')*)'", body)
-        return m.group(1).replace("''", "'") if m else body
-    return body
+        return (m.group(1).replace("''", "'"), body[m.end():]) if m else (body, "")
+    return body, ""
+
+
+#: Roles whose name comes from their content: a server showing them without a name but with their content
+#: (a grid row as its cells) is read as naming them by that content.
+_NAME_FROM_CONTENT = frozenset({"row", "gridcell"})
+_BC_ROW = re.compile(r"^[ \t]*(?P<kind>row|header) \[(?P<ref>(?:f\d+)?e\d+)\][^:\n]*: (?P<cells>[^\n]*)$", re.M)
+_BC_CELL = re.compile(r"^(?P<body>.*?) \[(?P<ref>(?:f\d+)?e\d+)\]$")
+
+
+def _bc_rows(text: str) -> list[Item]:
+    """browser-ctx's grid rows ``row [e12]: 1001 [e13] | Ada [e14] | button "Delete" [e16] [e15]``: a row named by
+    its cells (as Chromium names it), each cell with a ref a gridcell named by its text (a control in a cell reads
+    as its name); ``header [e11]: Order | Customer`` is a row too (its cells are column headers, not scored)."""
+    items: list[Item] = []
+    for m in _BC_ROW.finditer(text):
+        shown: list[str] = []
+        for cell in m["cells"].split(" | "):
+            c = _BC_CELL.match(cell.strip())
+            body = c["body"] if c else cell.strip()
+            body = _BC_CONTROL.sub(lambda x: x["name"], body)
+            shown.append(body)
+            if c and m["kind"] == "row":
+                items.append(Item("gridcell", body, c["ref"]))
+        items.append(Item("row", " ".join(shown), m["ref"]))
+    return items
+
+
+def _pw_items(text: str) -> list[Item]:
+    """@playwright/mcp's YAML, with unnamed rows and grid cells named by what they hold (see
+    :data:`_NAME_FROM_CONTENT`)."""
+    nodes: list[tuple[int, str, str, str, str]] = []  # indent, role, name, ref, inline text
+    for line in text.splitlines():
+        key, rest = _yaml_entry(line)
+        m = _PW_LINE.match(key)
+        if not m:
+            continue
+        tail = (key[m.end():] + rest).strip()
+        inline = tail[1:].strip() if tail.startswith(":") else ""
+        if inline.startswith('"') and inline.endswith('"') and len(inline) > 1:
+            inline = _unescape(inline[1:-1])
+        ref = _PW_REF.search(m["attrs"] or "")
+        indent = len(line) - len(line.lstrip())
+        nodes.append((indent, canonical_role(m["role"]), _unescape(m["name"] or ""), ref.group(1) if ref else "",
+                      inline))
+
+    def content(i: int) -> str:
+        indent, _role, name, _ref, inline = nodes[i]
+        if name or inline:
+            return name or inline
+        parts, j = [], i + 1
+        child = nodes[j][0] if j < len(nodes) else 0
+        while j < len(nodes) and nodes[j][0] > indent:
+            if nodes[j][0] == child:  # direct children only; each gives its name, text or content
+                parts.append(content(j))
+            j += 1
+        return " ".join(p for p in parts if p)
+
+    items = []
+    for i, node in enumerate(nodes):
+        role, name = node[1], node[2]
+        if not name and role in _NAME_FROM_CONTENT:
+            name = content(i)
+        items.append(Item(role, name, node[3]))
+    return items
 
 
 def parse_items(text: str, fmt: str) -> list[Item]:
@@ -123,13 +192,9 @@ def parse_items(text: str, fmt: str) -> list[Item]:
             items.append(Item(canonical_role(m["role"]), m["name"], m["ref"]))
         for m in _BC_INLINE.finditer(text):
             items.append(Item("link", m["name"], m["ref"]))
+        items += _bc_rows(text)
     elif fmt == "playwright-mcp":
-        for line in text.splitlines():
-            key = _PW_LINE.match(_yaml_key(line))
-            if not key:
-                continue
-            ref = _PW_REF.search(key["attrs"] or "")
-            items.append(Item(canonical_role(key["role"]), _unescape(key["name"] or ""), ref.group(1) if ref else ""))
+        items += _pw_items(text)
     elif fmt == "chrome-devtools-mcp":
         for m in _DT_LINE.finditer(text):
             items.append(Item(canonical_role(m["role"]), _unescape(m["name"] or ""), m["ref"]))

@@ -186,3 +186,26 @@ async def test_ground_truth_keeps_what_a_person_sees(site: str) -> None:
     dialog = truths["apps/shop/dist/index.html?state=terms-dialog"]
     assert dialog.interactive == [("button", "Close")]  # the page behind the modal is left out
     assert "Terms of service" in dialog.text
+
+
+def test_grid_rows_and_cells_are_named_by_their_content() -> None:
+    bc = ('grid "Orders" 6 cols, rows 1-25 of 200:\n  header [e145]: Order | Customer | Actions\n'
+          '  row [e146] selected: 1001 [e147] | Ada Lovelace [e148] | button "Delete" [e153] [e152]\n'
+          '  row: 1002 | Ben | button "Delete" [e160]\n')
+    items = parse_items(bc, "browser-ctx")
+    assert Item("row", "Order Customer Actions", "e145") in items
+    assert Item("row", "1001 Ada Lovelace Delete", "e146") in items
+    assert Item("gridcell", "1001", "e147") in items and Item("gridcell", "Delete", "e152") in items
+    assert Item("button", "Delete", "e153") in items and Item("button", "Delete", "e160") in items
+    assert not any(i.role == "row" and "1002" in i.name for i in items)  # a row without a ref is not an item
+    pw = ("- row [ref=e43]:\n  - gridcell \"1001\" [ref=e44]\n  - gridcell [ref=e49]:\n"
+          "    - button \"Delete\" [ref=e50] [cursor=pointer]\n- row \"Named\" [ref=e51]:\n"
+          "  - generic [ref=e52]: Full name\n- row [ref=e60]:\n  - cell \"x\" [ref=e61]\n")
+    items = parse_items(pw, "playwright-mcp")
+    assert Item("row", "1001 Delete", "e43") in items
+    assert Item("gridcell", "Delete", "e49") in items
+    assert Item("row", "Named", "e51") in items and Item("generic", "", "e52") in items
+    assert Item("row", "x", "e60") in items
+    truth = [("row", "1001 Ada Lovelace France €9.99 Paid DELETE"), ("gridcell", "DELETE")]
+    out = 'row [e1]: 1001 [e2] | Ada Lovelace [e3] | France [e4] | €9.99 [e5] | Paid [e6] | button "Delete" [e8] [e7]'
+    assert score(truth, [], [out], "browser-ctx").interactive_found == 2
