@@ -43,6 +43,7 @@ import contextlib
 import datetime as _dt
 import hashlib
 import json
+import os
 import re
 import shutil
 import socket
@@ -122,6 +123,14 @@ def prepare_app(work: Path, log=print) -> Path:
             shutil.copy2(src, app / name)
     (app / "node_modules").symlink_to(SHOP_CACHE / "node_modules", target_is_directory=True)
     return app
+
+
+def _write(path: Path, text: str) -> None:
+    """Replace ``path`` in one step, as editors save: the dev server's watcher must never read a half-written file
+    (it did: "Could not Fast Refresh (export "default" removed)", then the app failed to load)."""
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.write_text(text)
+    os.replace(tmp, path)
 
 
 def build_app(app: Path, out: Path) -> float:
@@ -421,7 +430,7 @@ async def run_loop(servers: list[str], rounds: tuple[Round, ...] = ROUNDS, *, ti
                 sent = dev.updates if dev is not None else 0
                 for edit in rnd.edits or (NO_EDIT,):
                     path = app / edit.path
-                    path.write_text(apply_edit(path.read_text(), edit) if edit is not NO_EDIT else path.read_text())
+                    _write(path, apply_edit(path.read_text(), edit) if edit is not NO_EDIT else path.read_text())
                 if dev is not None:
                     if not await dev.wait(sent):
                         log(f"  {rnd.name}: the dev server sent no update within {HMR_WAIT:.0f} s")
