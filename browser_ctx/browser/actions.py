@@ -227,8 +227,8 @@ class Watch:
     async def _settle_probe(self) -> tuple[float | None, float]:
         """Return (document timeOrigin or None, ms since the last DOM mutation; 0 while navigating)."""
         try:
-            origin, quiet = await asyncio.wait_for(self.tab.page.main_frame.evaluate(script("settle_probe")),
-                                                   PROBE_TIMEOUT_S)
+            origin, quiet = await asyncio.wait_for(
+                self.tab.worlds.evaluate(self.tab.page.main_frame, script("settle_probe")), PROBE_TIMEOUT_S)
             return origin, float(quiet)
         except (TimeoutError, PlaywrightError):  # navigating: the document is changing
             return None, 0.0

@@ -28,6 +28,7 @@ from playwright.async_api import Frame, Locator
 
 from .._errors import ActionTimeout, SelectorError
 from .scripts import script
+from .worlds import on_element, on_elements
 
 __all__ = ["choose", "widget_state", "WidgetState", "LIST_OPTIONS", "OPTION_WAIT_MS"]
 
@@ -71,7 +72,7 @@ async def widget_state(locator: Locator, timeout_ms: float = STATE_TIMEOUT_MS) -
     Raises:
         playwright.async_api.Error: the element is gone or the page navigated (callers translate it).
     """
-    raw: dict[str, Any] = await locator.evaluate(script("widget_state"), timeout=timeout_ms)
+    raw: dict[str, Any] = await on_element(locator, script("widget_state"), timeout_ms=timeout_ms)
     return WidgetState(**{**raw, "items": tuple(raw["items"])})
 
 
@@ -101,7 +102,7 @@ def _option_scope(frame: Frame, state: WidgetState, listbox: Locator | None) -> 
 
 async def _visible_options(scope: Locator) -> list[str]:
     try:
-        names: list[str] = await scope.get_by_role("option").evaluate_all(_OPTIONS_JS)
+        names: list[str] = await on_elements(scope.get_by_role("option"), _OPTIONS_JS)
     except PlaywrightError:  # the list closed or re-rendered while read: none this time
         return []
     return [n for n in names if n]
@@ -149,7 +150,7 @@ async def _choose_native(locator: Locator, values: list[str], label: str, timeou
         except PlaywrightError as exc2:
             if "options" not in str(exc2).lower():
                 raise
-            names = await locator.locator("option").evaluate_all(
+            names = await on_elements(locator.locator("option"),
                 "os => os.map(o => (o.label || o.text).replace(/\\s+/g, ' ').trim())")
             raise SelectorError(f"No option {_quoted(values)} in {label}; its options: {_quoted(names)}.") from exc2
     return list((await widget_state(locator)).items)

@@ -41,6 +41,7 @@ from .dialogs import DialogCenter
 from .scripts import script
 from .session import Tab
 from .targets import locator_for
+from .worlds import in_frame
 
 __all__ = ["normalise_url", "navigate", "page_title", "NavigationResult", "visible_html", "read_page", "target_html",
            "count_matches", "MAX_MATCHES",
@@ -328,7 +329,7 @@ async def _document(page: Page, timeout_s: float) -> _Document | None:
     :data:`_BUSY` when it does not answer within ``timeout_s`` s (a script keeps it busy: it is not
     going anywhere by itself, and waiting longer for it would only spend the call's time)."""
     try:
-        got = await asyncio.wait_for(page.main_frame.evaluate(script("document_facts")), timeout_s)
+        got = await asyncio.wait_for(in_frame(page.main_frame, script("document_facts")), timeout_s)
     except TimeoutError:
         return _BUSY
     except PlaywrightError:  # navigating already, or closed

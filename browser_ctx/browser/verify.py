@@ -24,6 +24,7 @@ from .choose import WidgetState, widget_state
 from .reading import visible_html
 from .session import Tab
 from .targets import describe_matches, locator_for, missing_ref
+from .worlds import on_element
 
 __all__ = ["visible_lines", "wait_visible_text", "verify", "TEXT_POLL_MS", "VERIFY_MAX_TIMEOUT_MS"]
 
@@ -196,7 +197,7 @@ async def verify(tab: Tab, args: dict[str, Any], settings: Settings) -> str:
         if "value" in args:
             value = args["value"]
             try:
-                is_password = await loc.first.evaluate("e => e.type === 'password'", timeout=STATE_TIMEOUT_MS)
+                is_password = await on_element(loc, "e => e.type === 'password'", timeout_ms=STATE_TIMEOUT_MS)
             except PlaywrightError:  # not there yet: the check itself waits and reports it
                 is_password = False
             if is_password:

@@ -19,6 +19,10 @@ that world), and locators of refs keep working for every Playwright action.
   and the context holding the key names the frame. The main frame is the root of ``Page.getFrameTree``.
 - An element (a locator's first match, or a handle) is handed to a script the same way: pinned under a random
   key by Playwright, taken out by the script.
+- Code that has a locator or a frame but no tab (choosing options, reading a widget's state, a document's facts)
+  uses :func:`on_element`, :func:`on_elements` and :func:`in_frame`: they run in the world of the tab the current
+  tool call works on (:meth:`Worlds.enter`, set when the call gets its tab; a ``ContextVar``, so concurrent
+  calls of other sessions never see it), when the element is on that tab's page, else in the main world.
 
 Cost: one ``Runtime.evaluate`` per script call, as Playwright's own ``frame.evaluate``; the first call on a
 page adds a session and ``Runtime.enable`` (a few ms), the first on each frame one pin; an element adds one
@@ -34,6 +38,7 @@ from __future__ import annotations
 import asyncio
 import json
 import secrets
+from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any
 
 from playwright.async_api import Error as PlaywrightError
@@ -42,7 +47,7 @@ from playwright.async_api import Locator
 if TYPE_CHECKING:
     from playwright.async_api import CDPSession, ElementHandle, Frame, Page
 
-__all__ = ["Worlds", "PIN_ENGINE_NAME", "UTILITY_WORLD_PREFIX"]
+__all__ = ["Worlds", "PIN_ENGINE_NAME", "UTILITY_WORLD_PREFIX", "on_element", "on_elements", "in_frame"]
 
 #: Name of the selector engine that hands elements to the isolated world (``js/pin_engine.js``).
 PIN_ENGINE_NAME = "bcpin"
@@ -60,10 +65,14 @@ CALL_ATTEMPTS = 3
 _CALL = ("((f, args, key, at) => {"
          " if (key) { const pins = globalThis.__browserCtxPins; const el = pins && pins.get(key);"
          " if (pins) pins.delete(key);"
+         " if (at === 'all') { args.splice(0, 0, Array.isArray(el) ? el : []); return f(...args); }"
          " if (!el || !el.isConnected) throw new Error('Element is not attached to the DOM');"
          " if (at === 'root') args[0] = Object.assign({}, args[0], {root: el}); else args.splice(at, 0, el); }"
+         " else if (at === 'all') args.splice(0, 0, []);"
          " return f(...args); })")
 _NAVIGATED = "Execution context was destroyed, most likely because of a navigation"
+#: The worlds of the tab the current tool call works on (see :meth:`Worlds.enter`).
+_CURRENT: ContextVar[Worlds | None] = ContextVar("browser_ctx_worlds", default=None)
 
 
 class _Session:
@@ -125,6 +134,16 @@ class Worlds:
         self._oopif: dict[Frame, _Session | None] = {}
         self._frames: dict[Frame, tuple[_Session, str]] = {}
         self.isolated: bool | None = None
+
+    def enter(self) -> None:
+        """Make these the worlds of the current tool call (for :func:`on_element`, :func:`in_frame` …): set by
+        the session when a call gets its tab; holds for the rest of the call's task and tasks it starts."""
+        _CURRENT.set(self)
+
+    @property
+    def page(self) -> Page:
+        """The page whose frames these worlds are."""
+        return self._page
 
     # --- sessions -----------------------------------------------------------------------------------------
 
@@ -324,6 +343,32 @@ class Worlds:
             raise PlaywrightError("Element is not attached to the DOM")
         return await self._call(frame, source, [arg], key, 0)
 
+    async def on_all(self, locator: Locator, source: str, arg: Any = None) -> Any:
+        """Return ``source(elements, arg)`` run in the isolated world, for every match of ``locator`` in
+        document order (``[]`` when none; no waiting), like Playwright's ``locator.evaluate_all``.
+
+        Raises:
+            PlaywrightError: as :meth:`evaluate`.
+        """
+        if await self._page_session() is None:
+            return await locator.evaluate_all(source, arg)
+        key = secrets.token_hex(8)
+        pinned = locator.locator(f"{PIN_ENGINE_NAME}=all:{key}")
+        if await pinned.count() == 0:
+            return await self._call_nowhere(source, arg)
+        handle = await locator.first.element_handle()
+        try:
+            frame = await handle.owner_frame()
+        finally:
+            await _dispose(handle)
+        if frame is None:
+            raise PlaywrightError("Element is not attached to the DOM")
+        return await self._call(frame, source, [arg], key, "all")
+
+    async def _call_nowhere(self, source: str, arg: Any) -> Any:
+        """``source([], arg)`` for a locator that matched nothing (run in the main frame's world)."""
+        return await self._call(self._page.main_frame, source, [arg], None, "all")
+
     async def _pin(self, handle: ElementHandle) -> str:
         key = secrets.token_hex(8)
         pinned = await handle.query_selector(f"{PIN_ENGINE_NAME}=pin:{key}")
@@ -368,3 +413,40 @@ async def _dispose(handle: ElementHandle) -> None:
         await handle.dispose()
     except PlaywrightError:
         pass  # the page went away: the handle with it
+
+
+def _current(page: Page) -> Worlds | None:
+    worlds = _CURRENT.get()
+    return worlds if worlds is not None and worlds.page is page else None
+
+
+async def on_element(locator: Locator, source: str, arg: Any = None, *, timeout_ms: float | None = None) -> Any:
+    """Return ``source(element, arg)`` for ``locator``'s first match (waited for up to ``timeout_ms``), run in
+    the isolated world of the current call's tab (:meth:`Worlds.on_element`), or in the main world when the
+    element is on another page or no call set its worlds (:meth:`Worlds.enter`).
+
+    Raises:
+        PlaywrightError: as :meth:`Worlds.on_element`.
+    """
+    worlds = _current(locator.page)
+    if worlds is None:
+        return await locator.first.evaluate(source, arg, timeout=timeout_ms)
+    return await worlds.on_element(locator, source, arg, timeout_ms=timeout_ms)
+
+
+async def on_elements(locator: Locator, source: str, arg: Any = None) -> Any:
+    """Return ``source(elements, arg)`` for every match of ``locator`` (:meth:`Worlds.on_all`), in the isolated
+    world as :func:`on_element` decides, else through Playwright's ``evaluate_all`` in the main world."""
+    worlds = _current(locator.page)
+    if worlds is None:
+        return await locator.evaluate_all(source, arg)
+    return await worlds.on_all(locator, source, arg)
+
+
+async def in_frame(frame: Frame, source: str, arg: Any = None) -> Any:
+    """Return ``source(arg)`` run in ``frame`` (:meth:`Worlds.evaluate`), in the isolated world as
+    :func:`on_element` decides, else through Playwright in the main world."""
+    worlds = _current(frame.page)
+    if worlds is None:
+        return await frame.evaluate(source, arg)
+    return await worlds.evaluate(frame, source, arg)

@@ -97,15 +97,57 @@ class RenderedResult:
 _INLINE = 100  # a container whose one-line form is at most this many characters stays on one line
 
 
-def parse_result(text: str) -> Any:
-    """Parse the serialiser's JSON output (``None`` for an empty string).
+def parse_result(text: str, limits: Limits | None = None) -> Any:
+    """Parse what ``browser/js/evaluate.js`` returns (``None`` for an empty string): the serialiser's JSON
+    output, or a tagged primitive, error or CSP report (``"\\0s"`` + a string …; see ``evaluate.js``), made
+    into the values the serialiser would have given (markers included, a long string cut at
+    ``limits.string_chars``, default :class:`Limits`).
 
     Raises:
-        ValueError: the text is not JSON.
+        ValueError: the text is neither JSON nor a known tag.
     """
     if not text:
         return None
+    if text[0] == "\0":
+        return _tagged(text[1:], limits or Limits())
     return json.loads(text)
+
+
+_NUMBER_MARKERS = frozenset({"NaN", "Infinity", "-Infinity", "-0"})
+
+
+def _thrown(rest: str) -> dict[str, str]:
+    name, _, message = rest.partition("\0")
+    return {"name": name or "Error", "message": message}
+
+
+def _tagged(text: str, limits: Limits) -> Any:
+    """One tagged result of ``evaluate.js`` as the serialiser's value (see :func:`parse_result`)."""
+    tag, rest = text[:1], text[1:]
+    if tag == "s":
+        if len(rest) > limits.string_chars:
+            return {"$string": {"head": rest[:limits.string_chars], "length": len(rest)}}
+        return rest
+    if tag == "n":
+        if rest in _NUMBER_MARKERS:
+            return {"$number": rest}
+        number = float(rest)
+        return int(number) if number.is_integer() and abs(number) < 2 ** 53 else number
+    if tag == "b" and rest in ("t", "f"):
+        return rest == "t"
+    if tag == "l":
+        return None
+    if tag == "u":
+        return {"$undefined": True}
+    if tag == "i":
+        return {"$bigint": rest}
+    if tag == "t":
+        return {"$thrown": _thrown(rest)}
+    if tag == "c":
+        listed, _, thrown = rest.partition("\0")
+        blocked = list(dict.fromkeys(b for b in listed.split("\1") if b))
+        return {"$csp": {"blocked": blocked, "thrown": _thrown(thrown) if thrown else None}}
+    raise ValueError(f"unknown evaluate result tag {tag!r}")
 
 
 def _is_marker(v: Any) -> str | None:

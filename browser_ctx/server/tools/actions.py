@@ -23,6 +23,7 @@ from ...browser.fields import FIELD_TYPES, fill_field, type_into
 from ...browser.targets import describe_element, resolve_one
 from ...browser.verify import verify as verify_page
 from ...browser.verify import wait_visible_text
+from ...browser.worlds import on_element
 from ...core.record import render_record
 from ..registry import Rendered, ToolCall, ToolSpec
 
@@ -206,7 +207,7 @@ async def _leave(locator: Any, timeout: float) -> None:
     """Leave a filled text field as a person moving to the next field does (Tab), so a popup it opened (a
     date picker's calendar, suggestions) closes instead of covering the next field."""
     with contextlib.suppress(PlaywrightError):  # the field went away after filling: nothing to leave
-        if await locator.evaluate("el => el === el.ownerDocument.activeElement", timeout=READBACK_TIMEOUT_MS):
+        if await on_element(locator, "el => el === el.ownerDocument.activeElement", timeout_ms=READBACK_TIMEOUT_MS):
             await locator.press("Tab", timeout=timeout)
 
 

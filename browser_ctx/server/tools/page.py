@@ -66,7 +66,7 @@ async def resize(call: ToolCall) -> Rendered:
     tab = await call.session.current_tab()
     try:
         await tab.page.set_viewport_size({"width": width, "height": height})
-        m = await tab.page.evaluate("() => [innerWidth, innerHeight, devicePixelRatio]")
+        m = await tab.worlds.evaluate(tab.page.main_frame, "() => [innerWidth, innerHeight, devicePixelRatio]")
     except PlaywrightError as exc:
         raise translate(exc, action="resize the viewport") from exc
     text = f"Viewport is now {m[0]}×{m[1]} CSS px" + (f" (device scale factor {m[2]:g})" if m[2] != 1 else "") + "."

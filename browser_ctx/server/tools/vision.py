@@ -19,6 +19,7 @@ from playwright.async_api import Locator, Page
 
 from ... import files
 from ..._errors import ActionTimeout, InvalidArgument, SelectorError, translate
+from ...browser.worlds import in_frame
 from ...core import images
 from ...settings import Settings
 from ..registry import Rendered, ToolCall, ToolSpec
@@ -106,7 +107,7 @@ async def take_screenshot(call: ToolCall) -> Rendered:
     budget = call.budget.image_tokens
     read_s = call.settings.timeouts.read_ms / 1000
     try:
-        m = await asyncio.wait_for(page.evaluate(_METRICS_JS), read_s)
+        m = await asyncio.wait_for(in_frame(page.main_frame, _METRICS_JS), read_s)
     except TimeoutError as exc:
         raise ActionTimeout("Timed out measuring the page for a screenshot; the page may be busy.") from exc
     except PlaywrightError as exc:
