@@ -180,7 +180,8 @@ async def run_fidelity(specs: list[ServerSpec], chosen: list[State], timeout: fl
 
 
 def _pct(found: int, total: int) -> str:
-    return f"{100.0 * found / total:.0f}%" if total else "–"
+    """Whole percent, rounded down (205 of 206 is 99%, never 100%); ``–`` when there is nothing to find."""
+    return f"{100 * found // total}%" if total else "–"
 
 
 def _cell(s: dict[str, Any] | None) -> str:

@@ -125,6 +125,8 @@ def test_report_table_and_gaps() -> None:
     report = render(results)
     assert "| country-open | 6 | 9 | 83% / 100% / 1,234 (2 calls) |" in report
     assert "**total, app states**" in report and "**total, fixture pages**" not in report
+    entry.update(interactiveFound=205, interactiveTotal=206)
+    assert "| country-open | 206 | 9 | 99% / 100% / 1,234 (2 calls) |" in render(results)  # never rounded up to 100%
     assert '  - node option "Sweden"' in gaps_markdown(results, "browser-ctx")
 
 
