@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from browser_ctx.core.dom import parse_html
 from browser_ctx.core.grids import fold_target, grid_rows, row_range
+from browser_ctx.core.markdown import render_markdown
 from browser_ctx.core.snapshot import UNFOLDED, render_snapshot
 
 
@@ -120,3 +121,22 @@ def test_open_dialog_text_is_whole_and_targeted_snapshots_do_not_cut_lines() -> 
     assert "more paragraphs" in plain and "(+" in plain
     whole = render_snapshot(f"<html><body><div>{paras}</div></body></html>", options=UNFOLDED)
     assert whole.count(long.strip()) == 6, whole
+
+
+SPANNED = ('<table><caption>Sales by region</caption><thead>'
+           '<tr><th rowspan="2">Region</th><th colspan="2">Q1</th><th colspan="2">Q2</th></tr>'
+           '<tr><th>Units</th><th>Revenue</th><th>Units</th><th>Revenue</th></tr></thead><tbody>'
+           '<tr><td rowspan="2">North</td><td>10</td><td>100</td><td>12</td><td>120</td></tr>'
+           '<tr><td>11</td><td>110</td><td colspan="2">not reported</td></tr>'
+           '<tr><td>South</td><td>20</td><td>200</td><td>22</td><td>220</td></tr></tbody></table>')
+
+
+def test_spans_are_placed_on_the_column_grid_in_snapshot_and_markdown() -> None:
+    out = snap(SPANNED)
+    assert ('table "Sales by region" 5 cols × 3 rows: Region | Q1 Units | Q1 Revenue | Q2 Units | Q2 Revenue'
+            in out), out
+    assert "  row: North | 10 | 100 | 12 | 120\n  row: North | 11 | 110 | not reported | \n" in out + "\n", out
+    md = render_markdown(f"<html><body>{SPANNED}</body></html>")
+    assert ("| Region | Q1 Units | Q1 Revenue | Q2 Units | Q2 Revenue |\n| --- | --- | --- | --- | --- |\n"
+            "| North | 10 | 100 | 12 | 120 |\n| North | 11 | 110 | not reported | |\n"
+            "| South | 20 | 200 | 22 | 220 |") in md, md

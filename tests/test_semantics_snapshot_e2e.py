@@ -156,3 +156,14 @@ async def test_open_dialog_shows_its_name_and_full_text(site: str) -> None:
                          "and never sell them to third parties."):
             assert sentence in snap, snap
         assert "more paragraphs" not in snap and "(+" not in snap, snap
+
+
+async def test_spanned_table_values_sit_in_their_columns(site: str) -> None:
+    async with mcp_session() as s:
+        await call(s, "browser_navigate", url=f"{site}/semantics/table-spans.html")
+        snap = await call(s, "browser_snapshot")
+        assert "Region | Q1 Units | Q1 Revenue | Q2 Units | Q2 Revenue" in snap, snap
+        assert "row: North | 11 | 110 | not reported |" in snap, snap
+        text = await call(s, "browser_text")
+        assert "| North | 11 | 110 | not reported | |" in text, text
+        assert re.search(r"row \[e\d+\]: #1001 \[e\d+\] \| Ada \[e\d+\] \| \$12 \[e\d+\]", snap), snap

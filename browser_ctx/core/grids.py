@@ -20,7 +20,7 @@ import re
 from .dom import Node, collapse_ws, role_of
 
 __all__ = ["TABLE_ROLES", "CELL_ROLES", "is_row", "is_cell", "is_header_cell", "grid_rows", "row_cells",
-           "row_range", "fold_target", "fold_hint"]
+           "row_range", "place", "once_per_row", "header_labels", "fold_target", "fold_hint"]
 
 #: Roles that make an element a table (its rows and cells are laid out as one).
 TABLE_ROLES = frozenset({"table", "grid", "treegrid"})
@@ -87,6 +87,67 @@ def row_cells(row: Node) -> list[Node]:
         elif not (is_row(n) or n.tag == "table" or _explicit_role(n) in TABLE_ROLES):
             stack.extend(reversed(n.children))
     return cells
+
+
+def _span(cell: Node, attr: str, most: int) -> int:
+    text = (cell.attrs.get(attr) or "").strip()
+    return max(1, min(most, int(text))) if text.isdigit() else 1
+
+
+def place(rows: list[Node]) -> list[list[Node | None]]:
+    """Lay ``rows`` out on a grid the way a browser does: each row becomes one entry per column, a cell
+    spanning columns (``colspan``, at most 50) or rows (``rowspan``, at most 500) standing in every slot it
+    covers, ``None`` where no cell does. So a value sits in its own column in every row it spans.
+    """
+    grid: list[list[Node | None]] = []
+    below: dict[int, tuple[Node, int]] = {}  # column -> (cell spanning down into it, rows still to cover)
+    for row in rows:
+        out: list[Node | None] = []
+        for cell in row_cells(row):
+            _take_below(out, below)
+            down = _span(cell, "rowspan", 500)
+            for _ in range(_span(cell, "colspan", 50)):
+                if down > 1:
+                    below[len(out)] = (cell, down - 1)
+                out.append(cell)
+        _take_below(out, below)
+        while below and max(below) >= len(out):  # a column further right still covered from above
+            if len(out) in below:
+                _take_below(out, below)
+            else:
+                out.append(None)
+        grid.append(out)
+    return grid
+
+
+def _take_below(out: list[Node | None], below: dict[int, tuple[Node, int]]) -> None:
+    """Fill the next columns of ``out`` that a cell from a row above still covers."""
+    while len(out) in below:
+        cell, left = below.pop(len(out))
+        if left > 1:
+            below[len(out)] = (cell, left - 1)
+        out.append(cell)
+
+
+def once_per_row(placed_row: list[Node | None]) -> list[Node | None]:
+    """A placed body row with a cell spanning columns shown once, in its first column (``None`` after it):
+    "Total | " rather than "Total | Total"; a cell spanning rows still repeats in each row."""
+    return [c if i == 0 or c is not placed_row[i - 1] else None for i, c in enumerate(placed_row)]
+
+
+def header_labels(placed: list[list[str]]) -> list[str]:
+    """One label per column from the placed texts of one or more header rows: the distinct texts top-down
+    ("Q1 Units"; "Region" spanning both rows once)."""
+    ncols = max((len(r) for r in placed), default=0)
+    labels: list[str] = []
+    for col in range(ncols):
+        parts: list[str] = []
+        for row in placed:
+            text = row[col] if col < len(row) else ""
+            if text and (not parts or parts[-1] != text):
+                parts.append(text)
+        labels.append(" ".join(parts))
+    return labels
 
 
 def _index(node: Node, attr: str) -> int | None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from .dom import BLOCK_TAGS, Node, collapse_ws, heading_level, parse_html, table_rows
+from .grids import header_labels, once_per_row, place
 from .urls import shorten_url
 
 __all__ = ["render_markdown", "render_text", "LINK_URL_LIMIT"]
@@ -265,19 +266,29 @@ class _Writer:
                     continue
                 out.extend(self.blocks_of(n) if n.tag not in ("thead", "tbody", "tfoot", "tr") else self._layout(n))
             return out
-        grid: list[list[str]] = []
-        for r in rows:
-            cells: list[str] = []
-            for c in r.children:
-                if c.tag not in ("td", "th"):
-                    continue
+        # Spans placed (grids.place): a value spanning rows or columns sits in each column it covers, and
+        # leading header rows (<thead>, or <th> only) merge into one header ("Q1 Units").
+        texts: dict[int, str] = {}
+
+        def text_of(c: Node | None) -> str:
+            if c is None:
+                return ""
+            if id(c) not in texts:
                 text = _norm_inline(self.inline(c)).replace("\n", " ")
-                cells.append(text.replace("|", "\\|") if not self.plain else text)
-                span = c.attrs.get("colspan")
-                if span and span.isdigit() and int(span) > 1:
-                    cells.extend([""] * (min(int(span), 50) - 1))
-            if any(cells):
-                grid.append(cells)
+                texts[id(c)] = text.replace("|", "\\|") if not self.plain else text
+            return texts[id(c)]
+
+        nhead = 0
+        while nhead < len(rows) - 1 and (_in_thead(rows[nhead])
+                                         or all(c.tag == "th" for c in rows[nhead].children if c.tag in ("td", "th"))):
+            nhead += 1
+        laid = place(rows)
+        placed = [[text_of(c) for c in (r if i < nhead else once_per_row(r))] for i, r in enumerate(laid)]
+        if nhead > 1:
+            placed = [header_labels(placed[:nhead])] + placed[nhead:]
+        elif nhead == 1:
+            placed[0] = [text_of(c) for c in once_per_row(laid[0])]
+        grid = [cells for cells in placed if any(cells)]
         out = []
         if caption is not None:
             cap = _norm_inline(self.inline(caption)).replace("\n", " ")
@@ -311,6 +322,10 @@ class _Writer:
             if not c.is_text:
                 out.extend(self._layout(c))
         return out
+
+
+def _in_thead(row: Node) -> bool:
+    return row.parent is not None and row.parent.tag == "thead"
 
 
 _BLANKS = re.compile(r"\n{3,}")

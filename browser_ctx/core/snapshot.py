@@ -90,7 +90,17 @@ from .dom import (
     role_of,
     table_rows,
 )
-from .grids import TABLE_ROLES, fold_hint, grid_rows, is_header_cell, row_cells, row_range
+from .grids import (
+    TABLE_ROLES,
+    fold_hint,
+    grid_rows,
+    header_labels,
+    is_header_cell,
+    once_per_row,
+    place,
+    row_cells,
+    row_range,
+)
 from .urls import shorten_url, strip_tracking
 
 _URL_IN_TEXT = re.compile(r"https?://[^\s)\]\"'<>]+\?[^\s)\]\"'<>]+")
@@ -730,19 +740,36 @@ class _Renderer:
         first ``table_rows`` and a fold line naming the target whose snapshot shows them all."""
         o = self.o
         rows = table_rows(node) if node.tag == "table" else grid_rows(node)
-        header: list[str] = []
-        body = rows
-        header_rows: list[Node] = []
-        if rows:
-            first = rows[0]
-            cells = row_cells(first)
-            in_thead = first.parent is not None and first.parent.tag == "thead"
-            if cells and (in_thead or all(is_header_cell(c) for c in cells)):
-                header = self.row_cells(first)
-                header_rows = [first]
-                body = rows[1:]
-        ncols = max([len(header)] + [len(self.row_cells(r)) for r in body[: o.table_rows]] +
-                    [sum(_span(c) for c in row_cells(r)) for r in body])
+        # Header rows: the leading rows in <thead> or made of header cells only ("Region | Q1 | Q2" over
+        # "Units | Revenue | …"); every row laid out on the column grid, spans placed (grids.place).
+        nhead = 0
+        while nhead < len(rows):
+            row = rows[nhead]
+            cells = row_cells(row)
+            in_thead = row.parent is not None and row.parent.tag == "thead"
+            if not cells or not (in_thead or all(is_header_cell(c) for c in cells)):
+                break
+            nhead += 1
+        if nhead == len(rows) and nhead > 1:
+            nhead = 1  # a table of header cells only: its first row heads the rest
+        header_rows, body = rows[:nhead], rows[nhead:]
+        placed = place(rows)
+        texts: dict[int, str] = {}
+
+        def texts_of(index: int) -> list[str]:
+            out = []
+            for cell in placed[index] if index < nhead else once_per_row(placed[index]):
+                if cell is None:
+                    out.append("")
+                    continue
+                if id(cell) not in texts:
+                    texts[id(cell)] = self.cell_text(cell)
+                out.append(texts[id(cell)])
+            return out
+
+        header = header_labels([texts_of(i) for i in range(nhead)]) if nhead > 1 else \
+            [self.cell_text(c) if c is not None else "" for c in once_per_row(placed[0])] if nhead else []
+        ncols = max([len(r) for r in placed] or [0])
         name = self.name_of_container(node)
         if not name:
             for c in node.children:
@@ -766,8 +793,8 @@ class _Renderer:
             self.emit(depth + 1, self._row_head(header_rows[0], "header") + _cells_line(header, o.table_cols), "other")
         whole = o.grid_rows_whole if kind in ("grid", "treegrid") else o.table_rows_whole
         shown = len(body) if len(body) <= max(whole, o.table_rows + 1) else o.table_rows
-        for r in body[:shown]:
-            self.emit(depth + 1, self._row_head(r, "row") + _cells_line(self.row_cells(r), o.table_cols), "other")
+        for i, r in enumerate(body[:shown]):
+            self.emit(depth + 1, self._row_head(r, "row") + _cells_line(texts_of(nhead + i), o.table_cols), "other")
         if len(body) > shown:
             self.emit(depth + 1, f"… {len(body) - shown:,} more rows{fold_hint(node)}", "fold")
 
