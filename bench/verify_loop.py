@@ -7,7 +7,10 @@
 into the copy. Each round of :data:`bench.verify_rounds.ROUNDS` edits the copy's source, runs
 ``vite build`` (about 3 s; deterministic) into the folder served from localhost (``Cache-Control:
 no-store``), and then each server, in an order that rotates every round, checks it with its natural
-strategy:
+strategy. With ``--hmr`` the copy runs under the Vite dev server instead: an edit is hot-reloaded into
+every server's page (the bench waits for the dev server's ``hmr update`` line and :data:`HMR_SETTLE` s), and
+the checks skip the reload and the actions, except that the empty submit is clicked again and an order is
+placed afresh after a reload (:func:`_hot`).
 
 - **browser-ctx**: ``browser_navigate`` to the same URL (the reload), the actions that reach the
   round's page state (by role selector), ``browser_snapshot {since: <fingerprint of its last look in
@@ -32,8 +35,8 @@ The actions: ``invalid`` clicks "Place order"; ``dialog`` clicks "Read terms"; `
 :func:`bench.verify_rounds.judge`. Tokens are o200k over everything the client receives
 (:mod:`bench.client`).
 
-Output: the report on stdout and ``OUT/verify-loop.json`` (every call with its text; ``--out``, default
-``bench-out``).
+Output: the report on stdout and ``OUT/verify-loop-<build|hmr>.json`` (every call with its text; ``--out``,
+default ``bench-out``).
 """
 
 from __future__ import annotations
