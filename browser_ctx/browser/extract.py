@@ -175,6 +175,27 @@ async def _with_semantics(html: str, frame: Frame, token: str, sessions: semanti
     return semantics.join_semantics(html, answers, MAX_NAME_CHARS, MAX_VALUE_CHARS)
 
 
+async def _with_closed_roots(html: str, frame: Frame, frame_ids: FrameIds, token: str,
+                             sessions: semantics.FrameSessions, worlds: Worlds | None, opts: dict) -> str:
+    """Put the walked content of closed shadow roots in place of the walker's markers (:mod:`.closed_shadow`),
+    in the world the walk ran in; without one (no CDP) the markers are removed.
+
+    Raises:
+        PageError: the page or browser closed.
+    """
+    try:
+        world = await worlds.context_of(frame) if worlds is not None else None
+        cdp = await sessions.for_frame(frame if world and world[0] else None) if world else None
+        html, last = await closed_shadow.fill(html, cdp, world[1] if world else None, token,
+                                              {k: opts[k] for k in ("framePrefix", "maxValueChars", "maxNameChars",
+                                                                    "refBase")})
+    except PlaywrightError as exc:
+        raise translate(exc, action="read the page") from exc
+    if last > frame_ids._ref_high.get(frame, 0):
+        frame_ids._ref_high[frame] = last
+    return html
+
+
 async def _extract(frame: Frame, frame_ids: FrameIds, root: ElementHandle | None, budget_s: float,
                    max_chars: int = 0, facts: dict | None = None,
                    sessions: semantics.FrameSessions | None = None, worlds: Worlds | None = None) -> str:
@@ -311,13 +332,16 @@ class PageRead:
 
 
 async def extract_page(frame: Frame, *, frame_ids: FrameIds, max_chars: int = 0,
-                       timeout_ms: float = DEFAULT_TIMEOUT_MS, worlds: Worlds | None = None) -> PageRead:
+                       timeout_ms: float = DEFAULT_TIMEOUT_MS, worlds: Worlds | None = None,
+                       with_semantics: bool = True) -> PageRead:
     """Read ``frame`` (normally ``page.main_frame``) like :func:`extract_frame`, bounded, in one evaluate.
 
     The walk stops collecting once it holds about ``max_chars`` characters of visible HTML (0: no bound) and
     counts the rest without serialising it; the same evaluate returns the page version, whether the document
     is still loading and how many elements it has, so a read costs one round trip however large the page.
-    ``worlds`` as for :func:`extract_frame`.
+    ``worlds`` as for :func:`extract_frame`. ``with_semantics=False`` leaves Chromium's accessibility tree out
+    (names from the walker alone): the first semantics fetch makes Chromium build the tree of the whole page,
+    1.6 s on a page of 200,000 elements, which a navigation's card (headings and counts) does not need.
 
     Raises:
         ActionTimeout: the read took longer than ``timeout_ms``.
@@ -328,8 +352,8 @@ async def extract_page(frame: Frame, *, frame_ids: FrameIds, max_chars: int = 0,
     facts: dict = {}
     try:
         async with semantics.FrameSessions(frame.page) as sessions:
-            html = await asyncio.wait_for(_extract(frame, frame_ids, None, budget, max_chars, facts, sessions,
-                                                   worlds), budget)
+            html = await asyncio.wait_for(_extract(frame, frame_ids, None, budget, max_chars, facts,
+                                                   sessions if with_semantics else None, worlds), budget)
     except TimeoutError as exc:
         raise ActionTimeout(f"Timed out after {timeout_ms:.0f} ms reading the page; it may be busy. "
                             "Try again, or read a smaller part with a selector.") from exc

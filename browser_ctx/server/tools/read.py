@@ -90,7 +90,8 @@ async def navigate(call: ToolCall) -> Rendered:
     nav = await reading.navigate(tab, url, call.settings, call.session.dialogs)
     for attempt in range(4):  # the page moved on while we read it: follow it, then read where it went
         try:
-            read = await reading.read_page(tab, call.settings, collect_chars(call.budget.tokens, call.budget.chars))
+            read = await reading.read_page(tab, call.settings, collect_chars(call.budget.tokens, call.budget.chars),
+                                           with_semantics=False)  # the card's outline needs headings and counts only
             html = read.html
         except PageError as exc:
             if attempt == 3 or "navigated" not in str(exc):
