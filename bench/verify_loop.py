@@ -8,9 +8,9 @@ into the copy. Each round of :data:`bench.verify_rounds.ROUNDS` edits the copy's
 ``vite build`` (about 3 s; deterministic) into the folder served from localhost (``Cache-Control:
 no-store``), and then each server, in an order that rotates every round, checks it with its natural
 strategy. With ``--hmr`` the copy runs under the Vite dev server instead: an edit is hot-reloaded into
-every server's page (the bench waits for the dev server's ``hmr update`` line and :data:`HMR_SETTLE` s), and
-the checks skip the reload and the actions, except that the empty submit is clicked again and an order is
-placed afresh after a reload (:func:`_hot`).
+every server's page (the bench waits for the dev server's ``hmr update`` line and
+:data:`bench.shop_app.HMR_SETTLE` s), and the checks skip the reload and the actions, except that the
+empty submit is clicked again and an order is placed afresh after a reload (:func:`_hot`).
 
 - **browser-ctx**: ``browser_navigate`` to the same URL (the reload), the actions that reach the
   round's page state (by role selector), ``browser_snapshot {since: <fingerprint of its last look in
@@ -44,19 +44,11 @@ from __future__ import annotations
 import argparse
 import contextlib
 import datetime as _dt
-import hashlib
 import json
-import os
 import re
-import shutil
-import socket
 import statistics
-import subprocess
 import sys
 import tempfile
-import threading
-import time
-import urllib.request
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -66,17 +58,12 @@ import anyio
 from browser_ctx import _http
 
 from .client import CallRecord, Connection, connect
-from .servers import NODE_CACHE, SERVER_NAMES, build_specs, node_available
+from .servers import SERVER_NAMES, build_specs
+from .shop_app import HMR_WAIT, DevServer, build_app, prepare_app, write_source
 from .verify_rounds import ROUNDS, Edit, Round, Verdict, apply_edit, judge
 
-__all__ = ["main", "prepare_app", "build_app"]
+__all__ = ["main", "run_loop", "report", "summarise"]
 
-REPO = Path(__file__).resolve().parents[1]
-APP = REPO / "fixtures" / "apps" / "shop"
-#: Where ``npm ci`` of the app's lockfile is kept between runs.
-SHOP_CACHE = NODE_CACHE.parent / "shop-node"
-#: What of the app is copied (``dist/`` and ``node_modules`` are not).
-APP_FILES = ("package.json", "package-lock.json", "index.html", "vite.config.js", "src")
 SUBMIT = 'role=button[name="Place order"]'
 SELECTORS = {"invalid": SUBMIT, "dialog": 'role=button[name="Read terms"]', "orders": 'role=tab[name="Orders"]'}
 NAME, EMAIL = "Ada Lovelace", "ada@example.com"
@@ -95,58 +82,6 @@ _CUT = re.compile(r"… \(\+[\d,]+ chars\)")
 FOLD_READS = 2
 
 
-def prepare_app(work: Path, log=print) -> Path:
-    """Copy the app's source into ``work/shop`` and link ``node_modules`` from :data:`SHOP_CACHE`.
-
-    ``npm ci`` runs into the cache when it has no install of the current ``package-lock.json``. Returns the
-    copy's folder. Raises ``RuntimeError`` when Node.js/npm is missing or ``npm ci`` fails.
-    """
-    if not node_available():
-        raise RuntimeError("Node.js and npm are needed to build the app")
-    lock = (APP / "package-lock.json").read_bytes()
-    stamp = SHOP_CACHE / ".lock-sha256"
-    digest = hashlib.sha256(lock).hexdigest()
-    if not (stamp.exists() and stamp.read_text() == digest and (SHOP_CACHE / "node_modules").is_dir()):
-        SHOP_CACHE.mkdir(parents=True, exist_ok=True)
-        for name in ("package.json", "package-lock.json"):
-            shutil.copy2(APP / name, SHOP_CACHE / name)
-        log(f"npm ci of the shop app into {SHOP_CACHE} ...")
-        proc = subprocess.run(["npm", "ci", "--no-audit", "--no-fund"], cwd=SHOP_CACHE, capture_output=True,
-                              text=True, timeout=900)
-        if proc.returncode != 0:
-            raise RuntimeError("npm ci failed: " + " | ".join((proc.stderr or proc.stdout).strip().splitlines()[-3:]))
-        stamp.write_text(digest)
-    app = work / "shop"
-    app.mkdir(parents=True)
-    for name in APP_FILES:
-        src = APP / name
-        if src.is_dir():
-            shutil.copytree(src, app / name)
-        else:
-            shutil.copy2(src, app / name)
-    (app / "node_modules").symlink_to(SHOP_CACHE / "node_modules", target_is_directory=True)
-    return app
-
-
-def _write(path: Path, text: str) -> None:
-    """Replace ``path`` in one step, as editors save: the dev server's watcher must never read a half-written file
-    (it did: "Could not Fast Refresh (export "default" removed)", then the app failed to load)."""
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_text(text)
-    os.replace(tmp, path)
-
-
-def build_app(app: Path, out: Path) -> float:
-    """``vite build`` of ``app`` into ``out`` (emptied first); returns the seconds it took. Raises on failure."""
-    t0 = time.perf_counter()
-    proc = subprocess.run(["node", str(app / "node_modules" / "vite" / "bin" / "vite.js"), "build", "--outDir",
-                           str(out), "--emptyOutDir", "--logLevel", "error"], cwd=app, capture_output=True,
-                          text=True, timeout=300)
-    if proc.returncode != 0:
-        raise RuntimeError("vite build failed: " + (proc.stderr or proc.stdout).strip()[-500:])
-    return time.perf_counter() - t0
-
-
 def _hot(hmr: bool, state: str) -> tuple[bool, bool]:
     """``(reload, act)`` for a check. A rebuilt bundle needs a reload and the actions again. A hot reload keeps
     the page and its state, so the check only looks, except that the empty submit is clicked again (the form
@@ -154,68 +89,6 @@ def _hot(hmr: bool, state: str) -> tuple[bool, bool]:
     if not hmr or state == "placed":
         return True, True
     return False, state == "invalid"
-
-
-#: Seconds a browser is given to fetch and apply a hot update after the dev server sent it.
-HMR_SETTLE = 2.0
-#: Seconds to wait for the dev server to send an update after an edit.
-HMR_WAIT = 15.0
-
-
-class _DevServer:
-    """``vite`` (the dev server, hot reload) of ``app`` on a free localhost port; counts the updates it sends."""
-
-    def __init__(self, app: Path) -> None:
-        self.app = app
-        self.updates = 0
-        self.lines: list[str] = []
-        with socket.socket() as sock:
-            sock.bind(("127.0.0.1", 0))
-            self.port = sock.getsockname()[1]
-        self.url = f"http://127.0.0.1:{self.port}/"
-        self.proc: subprocess.Popen | None = None
-
-    def __enter__(self) -> _DevServer:
-        self.proc = subprocess.Popen(
-            ["node", str(self.app / "node_modules" / "vite" / "bin" / "vite.js"), "--host", "127.0.0.1", "--port",
-             str(self.port), "--strictPort"], cwd=self.app, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-            text=True, start_new_session=True)
-        threading.Thread(target=self._read, daemon=True).start()
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            try:
-                with urllib.request.urlopen(self.url, timeout=5) as resp:  # noqa: S310 - our own localhost server
-                    resp.read()
-                with urllib.request.urlopen(self.url + "src/main.jsx", timeout=30) as resp:  # noqa: S310
-                    resp.read()
-                return self
-            except OSError:
-                time.sleep(0.3)
-        self.__exit__()
-        raise RuntimeError("the Vite dev server did not start: " + " | ".join(self.lines[-3:]))
-
-    def _read(self) -> None:
-        assert self.proc is not None and self.proc.stdout is not None
-        for line in self.proc.stdout:
-            self.lines.append(line.rstrip())
-            if "hmr update" in line or "page reload" in line:
-                self.updates += 1
-
-    async def wait(self, before: int) -> bool:
-        """Wait until an update after ``before`` was sent (at most :data:`HMR_WAIT` s), then :data:`HMR_SETTLE` s."""
-        deadline = time.monotonic() + HMR_WAIT
-        while self.updates <= before and time.monotonic() < deadline:
-            await anyio.sleep(0.1)
-        await anyio.sleep(HMR_SETTLE)
-        return self.updates > before
-
-    def __exit__(self, *exc: Any) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
 
 
 class _Checker:
@@ -410,9 +283,9 @@ async def run_loop(servers: list[str], rounds: tuple[Round, ...] = ROUNDS, *, ti
         work = Path(tmp)
         app = prepare_app(work, log)
         served = work / "site"
-        dev: _DevServer | None = None
+        dev: DevServer | None = None
         if hmr:
-            dev = stack.enter_context(_DevServer(app))
+            dev = stack.enter_context(DevServer(app))
             url = dev.url
         else:
             result["builds"].append(round(build_app(app, served), 2))
@@ -433,7 +306,7 @@ async def run_loop(servers: list[str], rounds: tuple[Round, ...] = ROUNDS, *, ti
                 sent = dev.updates if dev is not None else 0
                 for edit in rnd.edits or (NO_EDIT,):
                     path = app / edit.path
-                    _write(path, apply_edit(path.read_text(), edit) if edit is not NO_EDIT else path.read_text())
+                    write_source(path, apply_edit(path.read_text(), edit) if edit is not NO_EDIT else path.read_text())
                 if dev is not None:
                     if not await dev.wait(sent):
                         log(f"  {rnd.name}: the dev server sent no update within {HMR_WAIT:.0f} s")
