@@ -175,27 +175,6 @@ async def _with_semantics(html: str, frame: Frame, token: str, sessions: semanti
     return semantics.join_semantics(html, answers, MAX_NAME_CHARS, MAX_VALUE_CHARS)
 
 
-async def _with_closed_roots(html: str, frame: Frame, frame_ids: FrameIds, token: str,
-                             sessions: semantics.FrameSessions, worlds: Worlds | None, opts: dict) -> str:
-    """Put the walked content of closed shadow roots in place of the walker's markers (:mod:`.closed_shadow`),
-    in the world the walk ran in; without one (no CDP) the markers are removed.
-
-    Raises:
-        PageError: the page or browser closed.
-    """
-    try:
-        world = await worlds.context_of(frame) if worlds is not None else None
-        cdp = await sessions.for_frame(frame if world and world[0] else None) if world else None
-        html, last = await closed_shadow.fill(html, cdp, world[1] if world else None, token,
-                                              {k: opts[k] for k in ("framePrefix", "maxValueChars", "maxNameChars",
-                                                                    "refBase")})
-    except PlaywrightError as exc:
-        raise translate(exc, action="read the page") from exc
-    if last > frame_ids._ref_high.get(frame, 0):
-        frame_ids._ref_high[frame] = last
-    return html
-
-
 async def _extract(frame: Frame, frame_ids: FrameIds, root: ElementHandle | None, budget_s: float,
                    max_chars: int = 0, facts: dict | None = None,
                    sessions: semantics.FrameSessions | None = None, worlds: Worlds | None = None) -> str:
