@@ -167,3 +167,16 @@ async def test_spanned_table_values_sit_in_their_columns(site: str) -> None:
         text = await call(s, "browser_text")
         assert "| North | 11 | 110 | not reported | |" in text, text
         assert re.search(r"row \[e\d+\]: #1001 \[e\d+\] \| Ada \[e\d+\] \| \$12 \[e\d+\]", snap), snap
+
+
+async def test_closed_shadow_root_text_and_controls_are_read_and_clickable_by_ref(site: str) -> None:
+    async with mcp_session() as s:
+        await call(s, "browser_navigate", url=f"{site}/semantics/closed-shadow.html")
+        snap = await call(s, "browser_snapshot")
+        assert "Closed shadow total: 3 items" in snap, snap
+        button = re.search(r'button "Checkout now" \[(e\d+)\]', snap)
+        assert button, snap
+        record = await call(s, "browser_click", target=button.group(1))
+        assert "Checkout clicked" in record, record
+        assert "Closed shadow total: 3 items" in await call(s, "browser_text")
+        assert (await call(s, "browser_verify", text="Checkout clicked")) == "PASS"

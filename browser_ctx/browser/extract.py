@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING
 from playwright.async_api import Error as PlaywrightError
 
 from .._errors import ActionTimeout, InvalidArgument, PageError, translate
-from . import semantics
+from . import closed_shadow, semantics
 from .scripts import script
 from .worlds import PIN_ENGINE_NAME, Worlds
 
@@ -175,6 +175,29 @@ async def _with_semantics(html: str, frame: Frame, token: str, sessions: semanti
     return semantics.join_semantics(html, answers, MAX_NAME_CHARS, MAX_VALUE_CHARS)
 
 
+async def _with_closed_roots(html: str, frame: Frame, frame_ids: FrameIds, token: str,
+                             sessions: semantics.FrameSessions, worlds: Worlds | None, opts: dict) -> str:
+    """Put the walked content of closed shadow roots in place of the walker's markers (:mod:`.closed_shadow`),
+    in the world the walk ran in; without one (no CDP) the markers are removed.
+
+    Raises:
+        PageError: the page or browser closed.
+    """
+    try:
+        world = await worlds.context_of(frame) if worlds is not None else None
+        cdp = await sessions.for_frame(frame if world and world[0] else None) if world else None
+        html, last = await closed_shadow.fill(html, cdp, world[1] if world else None, token,
+                                              {k: opts[k] for k in ("framePrefix", "maxValueChars", "maxNameChars",
+                                                                    "refBase")})
+    except PageError:
+        raise
+    except PlaywrightError:  # the frame went away between the walk and the question: no closed roots to add
+        return closed_shadow.MARKER.sub("", html)
+    if last > frame_ids._ref_high.get(frame, 0):
+        frame_ids._ref_high[frame] = last
+    return html
+
+
 async def _extract(frame: Frame, frame_ids: FrameIds, root: ElementHandle | None, budget_s: float,
                    max_chars: int = 0, facts: dict | None = None,
                    sessions: semantics.FrameSessions | None = None, worlds: Worlds | None = None) -> str:
@@ -209,6 +232,10 @@ async def _extract(frame: Frame, frame_ids: FrameIds, root: ElementHandle | None
         frame_ids._ref_high[frame] = int(counter)
     if sessions is not None:
         html = await _with_semantics(html, frame, token, sessions, worlds)
+        if "<bc-shadow" in html:
+            html = await _with_closed_roots(html, frame, frame_ids, token, sessions, worlds, opts)
+    elif "<bc-shadow" in html:
+        html = closed_shadow.MARKER.sub("", html)
     if "<bc-frame" not in html:
         return html
     wanted = [(frame_ids.id_for(c), c) for c in children]

@@ -79,8 +79,12 @@
      browser_ctx/browser/semantics.py): each is marked data-ax="<index in axKept>" before its data-name,
      and the list is left on the registry (bc.axKept, read once) under the token */
   const axKept = typeof opts.axToken === 'string' ? [] : null;
+  /* custom elements that may host a closed shadow root (no open root, a box, no light content shown): marked
+     <bc-shadow data-host="i"> and left on the registry (bc.shadowHosts, same token) for Python to read the
+     closed root through CDP and walk it (browser/closed_shadow.py) */
+  const shadowHosts = axKept ? [] : null;
   const done = (html) => {
-    if (axKept) { bc.axKept = axKept; bc.axToken = opts.axToken; }
+    if (axKept) { bc.axKept = axKept; bc.axToken = opts.axToken; bc.shadowHosts = shadowHosts; }
     return opts.withCounter ? (opts.withFacts ? [html, bc.n, facts()] : [html, bc.n]) : html;
   };
   if (!root) return done('');
@@ -742,6 +746,19 @@
     lastSpace = s.charCodeAt(s.length - 1) === 32;
   };
 
+  /* does any light child of e have a box (element) or rendered text? */
+  const lightShown = (e) => {
+    for (let c = e.firstChild; c; c = c.nextSibling) {
+      if (c.nodeType === 1 && c.getClientRects().length) return true;
+      if (c.nodeType === 3 && /[^ \t\n\r\f]/.test(c.data)) {
+        const r = doc.createRange();
+        r.selectNodeContents(c);
+        if (r.getClientRects().length) return true;
+      }
+    }
+    return false;
+  };
+
   const walkChildren = (e, cs, vis, measure) => {
     const kids = flatChildren(e);
     let pre = -1;
@@ -1007,6 +1024,10 @@
     const mark = out.length;
     out.push(a + '>');
     if (block) lastSpace = true;
+    if (shadowHosts && shadowHosts.length < 20 && tag.indexOf('-') > 0 && !e.shadowRoot && !lightShown(e)) {
+      out.push('<bc-shadow' + attr('data-host', shadowHosts.length) + '></bc-shadow>');
+      shadowHosts.push(e);
+    }
     if (tag === 'details' && !e.open) {
       for (let c = e.firstElementChild; c; c = c.nextElementSibling) {
         if (c.localName === 'summary') { walk(c, childMeasure); break; }
@@ -1050,5 +1071,12 @@
     ctx = { alpha: 1, bg: canvasBg(), clip: null, absClip: null };
   }
   if (root.nodeType === 1) walk(root, false);
+  else if (root.nodeType === 11) {   /* a closed shadow root handed over by browser/closed_shadow.py */
+    const hcs = style(root.host);
+    for (let c = root.firstChild; c; c = c.nextSibling) {
+      if (c.nodeType === 1) walk(c, false);
+      else if (c.nodeType === 3 && /[^ \t\n\r\f]/.test(c.data)) emitText(c, hcs.visibility, hcs, false, -1);
+    }
+  }
   return done(out.join(''));
 })
