@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from browser_ctx.core.delta import diff_renderings, render_delta
 from browser_ctx.core.dom import parse_html
 from browser_ctx.core.grids import fold_target, grid_rows, row_range
 from browser_ctx.core.markdown import render_markdown
@@ -140,3 +141,12 @@ def test_spans_are_placed_on_the_column_grid_in_snapshot_and_markdown() -> None:
     assert ("| Region | Q1 Units | Q1 Revenue | Q2 Units | Q2 Revenue |\n| --- | --- | --- | --- | --- |\n"
             "| North | 10 | 100 | 12 | 120 |\n| North | 11 | 110 | not reported | |\n"
             "| South | 20 | 200 | 22 | 220 |") in md, md
+
+
+def test_a_grid_that_scrolled_says_which_rows_are_now_visible() -> None:
+    def grid(a: int, b: int) -> str:
+        return ('heading 1 "Events"\ngrid "Events" 2 cols, rows ' + f"{a}-{b} of 1,000:\n  header [e1]: Event | When\n"
+                + "\n".join(f"  row [e{100 + i}]: Event {i} [e{200 + i}] | Day {i} [e{300 + i}]"
+                            for i in range(a, b + 1)))
+    out = render_delta(diff_renderings(grid(1, 20), grid(18, 37)))
+    assert out == 'grid "Events": rows 18-37 of 1,000 now visible (were rows 1-20)', out

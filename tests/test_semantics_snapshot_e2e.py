@@ -180,3 +180,15 @@ async def test_closed_shadow_root_text_and_controls_are_read_and_clickable_by_re
         assert "Checkout clicked" in record, record
         assert "Closed shadow total: 3 items" in await call(s, "browser_text")
         assert (await call(s, "browser_verify", text="Checkout clicked")) == "PASS"
+
+
+async def test_scrolled_virtualised_grid_is_reported_as_rows_now_visible(site: str) -> None:
+    async with mcp_session() as s:
+        await call(s, "browser_navigate", url=f"{site}/semantics/virtual-grid.html")
+        first = await s.call_tool("browser_snapshot", {})
+        fingerprint = first.structured_content["fingerprint"]
+        await call(s, "browser_evaluate", function="() => { document.getElementById('viewport').scrollTop = 17 * 22; }")
+        await call(s, "browser_wait_for", text="Event 37")
+        since = await call(s, "browser_snapshot", since=fingerprint)
+        assert 'grid "Events": rows 18-37 of 1,000 now visible (were rows 1-20)' in since, since
+        assert not re.search(r"^\s*[+-] row", since, re.M), since  # the rows that went and came are not listed

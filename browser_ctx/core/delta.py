@@ -185,9 +185,28 @@ def _hidden_page(delta: Delta, before_count: int, after_count: int) -> None:
         delta.appeared, delta.disappeared = [], []
 
 
+#: A table or grid's head line with the range of rows it renders ("grid "Events" 2 cols, rows 18-37 of 1,000:").
+_RANGE_HEAD = re.compile(r'^((?:grid|treegrid|table)(?: "[^"]*")?) \d+ cols?, '
+                         r'rows ([\d,]+-[\d,]+) of ([\d,]+|unknown):?')
+
+
+def _range_moved(delta: Delta) -> None:
+    """A grid that states its row range (``aria-rowcount``) and scrolled or paged: its head line went and came
+    with another range. One line says which rows are now visible; the rows that went and came are not listed."""
+    heads = {sign: (line, m) for sign, line in delta.ops if sign in "+-" and (m := _RANGE_HEAD.match(line.strip()))}
+    if set(heads) != {"+", "-"} or heads["+"][1].group(1) != heads["-"][1].group(1):
+        return
+    new, old = heads["+"][1], heads["-"][1]
+    delta.summary.append(f"{new.group(1)}: rows {new.group(2)} of {new.group(3)} now visible "
+                         f"(were rows {old.group(2)})")
+    delta.ops = [op for op in delta.ops if not (op[0] in "+-" and (op[1] in (heads["+"][0], heads["-"][0]) or
+                                                                    op[1].lstrip().startswith(("row: ", "row [")))) ]
+
+
 def _rows_replaced(delta: Delta) -> None:
     """A virtualised (or paged) list that scrolled: at least :data:`ROWS_MIN` lines of one shape went and as
     many of that shape came. Say which rows are now visible in one line instead of listing both runs."""
+    _range_moved(delta)
     gone: dict[str, list[str]] = {}
     came: dict[str, list[str]] = {}
     for sign, line in delta.ops:
