@@ -387,6 +387,15 @@ class _Renderer:
                     part = cut_text(text, room)
                     i = part.rfind("… (+")
                     kept = part[:i] if i >= 0 else part
+                    start = text.rfind(" ", 0, room) + 1
+                    end = text.find(" ", room)
+                    end = len(text) if end < 0 else end
+                    if LONG_WORD_CHARS <= end - start <= WHOLE_WORD_CHARS:
+                        kept = text[:end]  # a long value (a hash, a key, a URL) across the cut is kept whole
+                        if end == len(text):
+                            used = budget
+                            out.append(text)
+                            continue
                     cut_chars += len(text) - len(kept)
                     used = budget
                     out.append(kept.rstrip() + "… " if kept.strip() else " … ")
@@ -976,6 +985,12 @@ def _line_chars(text: str) -> int:
         return len(body) - len(m.group(0)) + int(m.group(1).replace(",", ""))
     return len(body)
 
+
+#: A single word (no space) of at most this many characters that would be cut at the end of a text line is kept
+#: whole instead (a SHA-512 hash, a key, a long slug): a cut value is useless to an agent.
+WHOLE_WORD_CHARS = 256
+#: ... when it has at least this many characters (shorter words are cut at a word boundary as prose is).
+LONG_WORD_CHARS = 40
 
 #: Characters kept per text line in an open dialog and in a targeted snapshot (else ``max_text_chars``).
 DIALOG_TEXT_CHARS = 2000
