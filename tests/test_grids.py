@@ -159,3 +159,12 @@ def test_a_long_value_at_the_end_of_a_line_is_kept_whole() -> None:
     assert f"text: SHA-512: {sha}" in out and "(+" not in out, out
     words = " ".join(f"word{i}" for i in range(60))
     assert "(+" in snap(f"<p>{words}</p>")  # prose is still cut, with its length
+
+
+def test_markdown_lays_out_aria_grids_and_separates_side_by_side_controls() -> None:
+    md = render_markdown(f"<html><body>{mui_grid(2)}</body></html>")
+    assert ("| Order | Customer | Actions |\n| --- | --- | --- |\n| 1001 | Person 1 | Delete |\n"
+            "| 1002 | Person 2 | Delete |") in md, md
+    tabs = render_markdown('<html><body><div role="tablist"><button role="tab">Order</button><button role="tab">'
+                           "Orders</button><button role=\"tab\">Help</button></div></body></html>")
+    assert "Order Orders Help" in tabs, tabs

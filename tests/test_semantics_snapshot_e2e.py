@@ -189,3 +189,11 @@ async def test_scrolled_virtualised_grid_is_reported_as_rows_now_visible(site: s
         since = await call(s, "browser_snapshot", since=fingerprint)
         assert 'grid "Events": rows 18-37 of 1,000 now visible (were rows 1-20)' in since, since
         assert not re.search(r"^\s*[+-] row", since, re.M), since  # the rows that went and came are not listed
+
+
+async def test_text_of_the_app_separates_tabs_and_lays_out_the_grid(site: str) -> None:
+    async with mcp_session() as s:
+        await call(s, "browser_navigate", url=f"{site}/{APP}?state=orders")
+        text = await call(s, "browser_text", target="body")
+        assert "Order Orders Help" in text and "OrderOrders" not in text, text
+        assert "| 1001 | Ada Lovelace | France | €9.99 | Paid | Delete |" in text, text

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from .dom import BLOCK_TAGS, Node, collapse_ws, heading_level, parse_html, table_rows
-from .grids import header_labels, once_per_row, place
+from .grids import TABLE_ROLES, grid_rows, header_labels, is_header_cell, once_per_row, place, row_cells
 from .urls import shorten_url
 
 __all__ = ["render_markdown", "render_text", "LINK_URL_LIMIT"]
@@ -84,7 +84,7 @@ class _Writer:
             if block:
                 out.append(block)
             return
-        if tag == "table":
+        if tag == "table" or (_role(node) in TABLE_ROLES and grid_rows(node)):
             self._flush(out, acc)
             out.extend(self.table_blocks(node))
             return
@@ -137,8 +137,8 @@ class _Writer:
         if tag == "br":
             return _BR
         inner = "".join(self.inline(c) for c in node.children)
-        if tag in BLOCK_TAGS or tag in ("li", "td", "th", "dt", "dd"):
-            inner = f" {inner} "
+        if tag in BLOCK_TAGS or tag in ("li", "td", "th", "dt", "dd") or tag in _SEPARATE or _role(node) in _SEPARATE:
+            inner = f" {inner} "  # side-by-side buttons, tabs or fields are separate words ("Order Orders Help")
         if tag == "code" and not self.plain:
             text = _WS.sub(" ", inner.replace(_BR, " "))
             core = text.strip()
@@ -257,9 +257,11 @@ class _Writer:
         return not rows
 
     def table_blocks(self, table: Node) -> list[str]:
-        rows = table_rows(table)
+        """A ``<table>`` or an ARIA grid (rows and cells by role, through wrappers) as a pipe table."""
+        aria = table.tag != "table"
+        rows = grid_rows(table) if aria else table_rows(table)
         caption = next((c for c in table.children if c.tag == "caption"), None)
-        if self._is_layout(table, rows):
+        if not aria and self._is_layout(table, rows):
             out: list[str] = []
             for n in table.children:
                 if n.tag == "caption":
@@ -280,7 +282,7 @@ class _Writer:
 
         nhead = 0
         while nhead < len(rows) - 1 and (_in_thead(rows[nhead])
-                                         or all(c.tag == "th" for c in rows[nhead].children if c.tag in ("td", "th"))):
+                                         or all(is_header_cell(c) for c in row_cells(rows[nhead]))):
             nhead += 1
         laid = place(rows)
         placed = [[text_of(c) for c in (r if i < nhead else once_per_row(r))] for i, r in enumerate(laid)]
@@ -322,6 +324,16 @@ class _Writer:
             if not c.is_text:
                 out.extend(self._layout(c))
         return out
+
+
+#: Tags and roles whose text never runs into a neighbour's (boxes of their own, read as separate items).
+_SEPARATE = frozenset({"button", "select", "textarea", "tab", "menuitem", "option", "gridcell", "cell",
+                       "columnheader", "rowheader", "treeitem", "switch", "checkbox", "radio"})
+
+
+def _role(node: Node) -> str:
+    roles = (node.attrs.get("role") or "").strip().lower().split()
+    return roles[0] if roles else ""
 
 
 def _in_thead(row: Node) -> bool:
