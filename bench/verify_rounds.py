@@ -96,9 +96,9 @@ _THROW = Edit("src/OrderForm.jsx", "export default function OrderForm() {\n",
 
 _DIALOG = 'role=dialog[name="Terms of service"]'
 
-#: The rounds, in order. Row 1020 ("Greta Okafor") is the 20th of the 25 rows on the grid's page 1, inside
-#: the run browser-ctx folds; the dialog's fourth paragraph is inside the paragraphs it folds,
-#: the end of its first paragraph past the cut of a long text line.
+#: The rounds, in order. Row 1020 ("Greta Okafor") is the 20th of the 25 rows on the grid's page 1; the dialog's
+#: fourth paragraph and the end of its long first one: browser-ctx's snapshot folded the row and the paragraph
+#: and cut the line until grids and open dialogs were shown whole (f5f6cf8, e02dd65).
 ROUNDS: tuple[Round, ...] = (
     Round("no-change", "rebuild with no edit", "form", changes=False),
     Round("label", 'label "Full name" → "Recipient name"', "form",
@@ -114,16 +114,16 @@ ROUNDS: tuple[Round, ...] = (
           (Edit("src/OrderForm.jsx", "required: 'Full name is required'",
                 "required: 'Tell us who receives the order'"),),
           expect=("Tell us who receives the order",), gone="Full name is required"),
-    Round("dialog", 'open dialog, folded 4th paragraph: "never sell them to third parties" → '
+    Round("dialog", 'open dialog, 4th paragraph: "never sell them to third parties" → '
           '"never share them with advertisers"', "dialog",
           (Edit("src/TermsDialog.jsx", "never sell them to third parties", "never share them with advertisers"),),
           expect=("never share them with advertisers",), gone="never sell them to third parties",
           container=_DIALOG),
-    Round("cut", 'open dialog, the cut end of the 1st paragraph: "paid by the recipient" → '
+    Round("cut", 'open dialog, end of the long 1st paragraph: "paid by the recipient" → '
           '"paid by the buyer on delivery"', "dialog",
           (Edit("src/TermsDialog.jsx", "are paid by the recipient.", "are paid by the buyer on delivery."),),
           expect=("paid by the buyer on delivery",), gone="paid by the recipient", container=_DIALOG),
-    Round("grid-row", 'DataGrid page 1, row 20 (folded): customer "Greta Okafor" → "Zora Hurston"', "orders",
+    Round("grid-row", 'DataGrid page 1, row 20 of 25: customer "Greta Okafor" → "Zora Hurston"', "orders",
           (Edit("src/OrdersGrid.jsx", "rows={rows}",
                 "rows={rows.map((r) => (r.id === 1020 ? { ...r, customer: 'Zora Hurston' } : r))}"),),
           expect=("Zora Hurston",), gone="Greta Okafor", container='role=grid[name="Orders"]',
