@@ -11,9 +11,11 @@ there too, so the ``bcref`` engine sees the ref registry our walker keeps in it 
 that world), and locators of refs keep working for every Playwright action.
 
 - :class:`Worlds` (one per page, owned by its ``Tab``) opens one CDP session for the page, lazily, and learns
-  the world's execution context of each in-process frame from ``Runtime.executionContextCreated`` (dropping
-  it on ``…Destroyed``/``…Cleared``: a context dies with its document; the next document's arrives by itself).
-  An out-of-process iframe gets its own session the same way.
+  the world's name once (``Runtime.enable`` lists the contexts, then ``Runtime.disable``: the session does
+  not stay subscribed to console or context events). A frame's context in that world comes from
+  ``Page.createIsolatedWorld {frameId, worldName}``, which answers the existing world's context (worlds are
+  shared by name), kept until a call finds it gone with its document. An out-of-process iframe gets its own
+  session the same way.
 - A Playwright :class:`~playwright.async_api.Frame` is matched to its CDP frame id once: the ``bcpin``
   selector engine (``js/pin_engine.js``, a content script) pins the frame's root element under a random key,
   and the context holding the key names the frame. The main frame is the root of ``Page.getFrameTree``.
@@ -24,7 +26,8 @@ that world), and locators of refs keep working for every Playwright action.
   tool call works on (:meth:`Worlds.enter`, set when the call gets its tab; a ``ContextVar``, so concurrent
   calls of other sessions never see it), when the element is on that tab's page, else in the main world.
 
-Cost: one ``Runtime.evaluate`` per script call, as Playwright's own ``frame.evaluate``; the first call on a
+Cost: one ``Runtime.callFunctionOn`` per script call (the script's text fixed, its arguments apart, so V8's
+compilation cache keeps it), as Playwright's own ``frame.evaluate``; the first call on a
 page adds a session and ``Runtime.enable`` (a few ms), the first on each frame one pin; an element adds one
 Playwright round trip (the pin).
 
@@ -36,6 +39,7 @@ can then make reads lie or fail, and refs resolve through the main-world engine 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import secrets
 from contextvars import ContextVar
@@ -76,30 +80,13 @@ _CURRENT: ContextVar[Worlds | None] = ContextVar("browser_ctx_worlds", default=N
 
 
 class _Session:
-    """One CDP session (the page's, or an out-of-process iframe's) and its frames' isolated-world contexts."""
+    """One CDP session (the page's, or an out-of-process iframe's) and its frames' isolated-world contexts,
+    as last asked for (a context dies with its document: a call that finds it gone asks again)."""
 
     def __init__(self, cdp: CDPSession) -> None:
         self.cdp = cdp
         self.contexts: dict[str, int] = {}  # CDP frame id -> execution context id of the utility world
         self.closed = False
-        self.enabled: asyncio.Future[Any] | None = None
-        cdp.on("Runtime.executionContextCreated", self._created)
-        cdp.on("Runtime.executionContextDestroyed", self._destroyed)
-        cdp.on("Runtime.executionContextsCleared", self._cleared)
-
-    def _created(self, event: dict[str, Any]) -> None:
-        ctx = event.get("context") or {}
-        frame_id = (ctx.get("auxData") or {}).get("frameId")
-        if frame_id and str(ctx.get("name", "")).startswith(UTILITY_WORLD_PREFIX):
-            self.contexts[frame_id] = ctx["id"]
-
-    def _destroyed(self, event: dict[str, Any]) -> None:
-        gone = event.get("executionContextId")
-        for frame_id in [f for f, c in self.contexts.items() if c == gone]:
-            del self.contexts[frame_id]
-
-    def _cleared(self, _event: object) -> None:
-        self.contexts.clear()
 
     def forget(self, frame_id: str, context_id: int) -> None:
         if self.contexts.get(frame_id) == context_id:
@@ -133,6 +120,7 @@ class Worlds:
         self._opening: asyncio.Task[_Session | None] | None = None
         self._oopif: dict[Frame, _Session | None] = {}
         self._frames: dict[Frame, tuple[_Session, str]] = {}
+        self._world_name: str | None = None
         self.isolated: bool | None = None
 
     def enter(self) -> None:
@@ -148,14 +136,36 @@ class Worlds:
     # --- sessions -----------------------------------------------------------------------------------------
 
     async def _open(self, target: Page | Frame) -> _Session | None:
-        """A new session on ``target`` with Runtime enabled, or ``None`` when it has no session of its own."""
+        """A new session on ``target``, or ``None`` when it has no session of its own (an in-process frame,
+        a non-Chromium browser). The first also learns the world's name.
+
+        Raises:
+            PlaywrightError: the page has no utility world (not Playwright's Chromium page) or closed.
+        """
         try:
             cdp = await self._page.context.new_cdp_session(target)
         except PlaywrightError:
             return None
-        session = _Session(cdp)
-        await cdp.send("Runtime.enable")
-        return session
+        if self._world_name is None:
+            names: list[str] = []
+
+            def created(event: dict[str, Any]) -> None:
+                name = str((event.get("context") or {}).get("name", ""))
+                if name.startswith(UTILITY_WORLD_PREFIX):
+                    names.append(name)
+
+            cdp.on("Runtime.executionContextCreated", created)
+            try:
+                await cdp.send("Runtime.enable")  # existing contexts are reported before it answers
+                await cdp.send("Runtime.disable")
+            finally:
+                cdp.remove_listener("Runtime.executionContextCreated", created)
+            if not names:
+                with contextlib.suppress(PlaywrightError):
+                    await cdp.detach()
+                return None
+            self._world_name = names[0]
+        return _Session(cdp)
 
     async def _page_session(self) -> _Session | None:
         """The page's session (opened on first use; shared by callers), or ``None`` without CDP."""
@@ -192,24 +202,30 @@ class Worlds:
     # --- frames ---------------------------------------------------------------------------------------------
 
     async def _find_pin(self, session: _Session, key: str) -> str | None:
-        """The CDP frame id whose world holds pin ``key`` (taken out), or ``None``."""
+        """The CDP frame id (of ``session``'s frames) whose world holds pin ``key`` (taken out), or ``None``."""
         probe = (f"(() => {{ const p = globalThis.__browserCtxPins; return !!(p && p.delete({json.dumps(key)})); }})()")
+        try:
+            tree = await session.cdp.send("Page.getFrameTree")
+        except PlaywrightError:
+            return None
+        frame_ids: list[str] = []
+        todo = [tree.get("frameTree") or {}]
+        while todo:
+            node = todo.pop()
+            frame_ids.append(str((node.get("frame") or {}).get("id")))
+            todo.extend(node.get("childFrames") or ())
 
-        async def holds(frame_id: str, context_id: int) -> str | None:
+        async def holds(frame_id: str) -> str | None:
             try:
+                context_id = await self._context(session, frame_id, wait=False)
                 got = await session.cdp.send("Runtime.evaluate", {"expression": probe, "contextId": context_id,
                                                                   "returnByValue": True})
             except PlaywrightError:
                 return None
             return frame_id if (got.get("result") or {}).get("value") is True else None
 
-        for _ in range(3):  # the context's event may trail Playwright's own by a moment
-            hits = await asyncio.gather(*(holds(f, c) for f, c in list(session.contexts.items())))
-            found = next((h for h in hits if h), None)
-            if found:
-                return found
-            await asyncio.sleep(CONTEXT_POLL_S)
-        return None
+        hits = await asyncio.gather(*(holds(f) for f in frame_ids))
+        return next((h for h in hits if h), None)
 
     async def _locate(self, frame: Frame) -> tuple[_Session, str] | None:
         """The session and CDP frame id of ``frame`` (cached), or ``None`` without CDP.
@@ -223,6 +239,14 @@ class Worlds:
         known = self._frames.get(frame)
         if known is not None and not known[0].closed:
             return known
+        for gone in [f for f in self._frames if f.is_detached()]:
+            del self._frames[gone]
+        for gone in [f for f in self._oopif if f.is_detached()]:
+            old = self._oopif.pop(gone)
+            if old is not None:
+                old.closed = True
+                with contextlib.suppress(PlaywrightError):
+                    await old.cdp.detach()
         if frame.parent_frame is None:
             tree = await page_session.cdp.send("Page.getFrameTree")
             found = (page_session, str(tree["frameTree"]["frame"]["id"]))
@@ -244,8 +268,14 @@ class Worlds:
         self._frames[frame] = found
         return found
 
-    async def _context(self, session: _Session, frame_id: str) -> int:
-        """The world's context id of ``frame_id``, waiting up to :data:`CONTEXT_WAIT_S` for a new document's."""
+    async def _context(self, session: _Session, frame_id: str, *, wait: bool = True) -> int:
+        """The world's context id in ``frame_id``'s current document (asked for with ``Page.createIsolatedWorld``
+        when not known), trying for up to :data:`CONTEXT_WAIT_S` while the frame is between documents
+        (``wait``).
+
+        Raises:
+            PlaywrightError: no context (the frame is gone or still navigating), or the session closed.
+        """
         loop = asyncio.get_running_loop()
         deadline = loop.time() + CONTEXT_WAIT_S
         while True:
@@ -254,31 +284,47 @@ class Worlds:
             context_id = session.contexts.get(frame_id)
             if context_id is not None:
                 return context_id
-            if loop.time() >= deadline:
-                raise PlaywrightError(f"{_NAVIGATED} (no world for the frame's document)")
+            try:
+                got = await session.cdp.send("Page.createIsolatedWorld", {
+                    "frameId": frame_id, "worldName": self._world_name, "grantUniveralAccess": True})
+                session.contexts[frame_id] = context_id = int(got["executionContextId"])
+                return context_id
+            except PlaywrightError as exc:
+                if _closed(exc):
+                    session.closed = True
+                    raise
+                if not wait or loop.time() >= deadline:
+                    raise PlaywrightError(f"{_NAVIGATED} (no world for the frame's document: {exc})") from exc
             await asyncio.sleep(CONTEXT_POLL_S)
 
     # --- calls ----------------------------------------------------------------------------------------------
 
     async def _call(self, frame: Frame, source: str, args: list[Any], key: str | None, at: int | str) -> Any:
-        """Run ``source(*args)`` in ``frame``'s world (``located`` known), by value, retried on a dead context."""
-        expression = f"{_CALL}({source}, {json.dumps(args, ensure_ascii=False)}, {json.dumps(key)}, {json.dumps(at)})"
+        """Run ``source(*args)`` in ``frame``'s world, by value; tried again when its context died (the document
+        was replaced) or the frame changed process."""
+        # The script's text is the same on every call (its arguments travel apart), so V8 compiles it once.
+        declaration = f"function (args, key, at) {{ return {_CALL}(({source}), args, key, at); }}"
+        arguments = [{"value": args}, {"value": key} if key is not None else {}, {"value": at}]
         for attempt in range(CALL_ATTEMPTS):
-            located = await self._locate(frame)
-            if located is None:
-                raise PlaywrightError("no CDP session")  # not reached: callers check isolated first
-            session, frame_id = located
-            context_id = await self._context(session, frame_id)
+            session: _Session | None = None
+            frame_id, context_id = "", -1
             try:
-                answer = await session.cdp.send("Runtime.evaluate", {
-                    "expression": expression, "contextId": context_id, "returnByValue": True,
-                    "awaitPromise": True})
+                located = await self._locate(frame)
+                if located is None:
+                    raise PlaywrightError("no CDP session")  # not reached: callers check isolated first
+                session, frame_id = located
+                context_id = await self._context(session, frame_id)
+                answer = await session.cdp.send("Runtime.callFunctionOn", {
+                    "functionDeclaration": declaration, "executionContextId": context_id, "arguments": arguments,
+                    "returnByValue": True, "awaitPromise": True})
             except PlaywrightError as exc:
-                if _closed(exc):
+                if session is not None and _closed(exc):
                     session.closed = True
                     self._frames.pop(frame, None)
-                elif _stale(exc):
+                elif session is not None and _stale(exc):
                     session.forget(frame_id, context_id)
+                    if "no world" in str(exc):
+                        self._frames.pop(frame, None)  # it may have moved to another process: find it again
                 else:
                     raise
                 if attempt + 1 >= CALL_ATTEMPTS or self._page.is_closed() or frame.is_detached():
