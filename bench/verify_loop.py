@@ -78,17 +78,20 @@ _FOLD_TARGET = re.compile(r"\(all: browser_snapshot target='([^']+)'\)")
 _UNSEEN_NOTE = "the page changed inside what it walked"
 #: A line cut by the snapshot: ``text: We keep your name… (+13 chars)``.
 _CUT = re.compile(r"… \(\+[\d,]+ chars\)")
+#: The since answer's notice that only refs are new on some lines.
+_REFS_ONLY = re.compile(r"^~ \d+ lines? re-rendered with new refs")
 #: Most targeted reads browser-ctx makes to follow a since answer into folded parts.
 FOLD_READS = 2
 
 
-def _hot(hmr: bool, state: str) -> tuple[bool, bool]:
+def _hot(hmr: bool, rnd: Round) -> tuple[bool, bool]:
     """``(reload, act)`` for a check. A rebuilt bundle needs a reload and the actions again. A hot reload keeps
     the page and its state, so the check only looks, except that the empty submit is clicked again (the form
-    shows the message it validated with) and an order is placed afresh after a reload."""
-    if not hmr or state == "placed":
+    shows the message it validated with), and an order is placed afresh, and an edit of initial state is seen,
+    only after a reload (:attr:`Round.reload`)."""
+    if not hmr or rnd.state == "placed" or rnd.reload:
         return True, True
-    return False, state == "invalid"
+    return False, rnd.state == "invalid"
 
 
 class _Checker:
@@ -128,7 +131,7 @@ class _Checker:
 
     async def check(self, rnd: Round) -> None:
         """The round's check: reload, reach the state, look, list the console (hot reload: see :func:`_hot`)."""
-        await self.reach_and_look(rnd.state, *_hot(self.hmr, rnd.state))
+        await self.reach_and_look(rnd.state, *_hot(self.hmr, rnd))
         await self.console()
 
     async def console(self) -> None:
@@ -166,16 +169,19 @@ class _BrowserCtx(_Checker):
             self.fingerprint = fp
 
     async def _read_deeper(self, rnd: Round) -> None:
-        """Follow a since answer that shows the change only as a fold or a cut: a fold line that changed, a
-        changed or new line cut short (``… (+N chars)``), or the note that the page changed inside what the
-        read folds or cuts. Then read the round's container (where the agent knows its edit shows), else the
-        targets the fold lines name (at most :data:`FOLD_READS`), with ``browser_text`` for paragraphs."""
+        """Follow a since answer that shows the change only as a fold or a cut (no other ``+``/``~`` line): a
+        fold line that changed, a changed or new line cut short (``… (+N chars)``), or the note that the page
+        changed inside what the read folds or cuts. Then read the round's container (where the agent knows its
+        edit shows), else the targets the fold lines name (at most :data:`FOLD_READS`), with ``browser_text``
+        for paragraphs."""
         text = self.look.text if self.look is not None else ""
         lines = text.splitlines()
         folds = [line for line in lines if line.startswith(("+ … ", "- … "))]
-        cut = any(line.startswith(("+ ", "~ ")) and _CUT.search(line.split(" (was: ")[0]) for line in lines)
+        cut = [line for line in lines if line.startswith(("+ ", "~ ")) and _CUT.search(line.split(" (was: ")[0])]
         unseen = _UNSEEN_NOTE in text
-        if not (folds or cut or unseen):
+        shown = [line for line in lines if line.startswith(("+ ", "~ ")) and line not in folds and line not in cut
+                 and not _REFS_ONLY.match(line)]
+        if shown or not (folds or cut or unseen):  # the answer shows a change itself, or none at all
             return
         if rnd.container:
             await self.call(rnd.container_tool, target=rnd.container)
@@ -203,7 +209,7 @@ class _BrowserCtx(_Checker):
             self.full[rnd.state] = self.look.text if self.look is not None else ""
 
     async def check(self, rnd: Round) -> None:
-        await self._reach(rnd.state, *_hot(self.hmr, rnd.state))
+        await self._reach(rnd.state, *_hot(self.hmr, rnd))
         await self._look(self.fingerprint)
         await self._read_deeper(rnd)
         if rnd.console:

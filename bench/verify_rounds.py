@@ -74,6 +74,8 @@ class Round:
         gone: text that must not be in it (the old text), or ``None``.
         console: the round is about an error: browser-ctx also lists the console (the others always do).
         changes: the page changes in this round (``False`` only for the no-change round).
+        reload: the edit changes initial state (a hot reload keeps the mounted component's), so the check
+            reloads under hot reload too.
         container: where the edit shows, as an agent that made it knows (a target), and ``container_tool``
             the read of it (``browser_text`` for prose, ``browser_snapshot`` for a grid): browser-ctx reads it
             when its since answer shows the change only as a fold or a cut line (see :mod:`bench.verify_loop`).
@@ -89,6 +91,7 @@ class Round:
     changes: bool = True
     container: str | None = None
     container_tool: str = "browser_text"
+    reload: bool = False
 
 
 _THROW = Edit("src/OrderForm.jsx", "export default function OrderForm() {\n",
@@ -127,6 +130,18 @@ ROUNDS: tuple[Round, ...] = (
           (Edit("src/OrdersGrid.jsx", "rows={rows}",
                 "rows={rows.map((r) => (r.id === 1020 ? { ...r, customer: 'Zora Hurston' } : r))}"),),
           expect=("Zora Hurston",), gone="Greta Okafor", container='role=grid[name="Orders"]',
+          container_tool="browser_snapshot"),
+    Round("page-size", 'the grid shows 100 rows a page instead of 25', "orders",
+          (Edit("src/OrdersGrid.jsx", "paginationModel: { pageSize: 25, page: 0 }",
+                "paginationModel: { pageSize: 100, page: 0 }"),
+           Edit("src/OrdersGrid.jsx", "pageSizeOptions={[25]}", "pageSizeOptions={[25, 100]}")),
+          expect=("1–100 of 200",), gone="1–25 of 200", reload=True),
+    Round("deep-row", 'row 1090, the 90th of the 100 (past the 50 a snapshot shows): "Luca Moreau" → "Octavia Butler"',
+          "orders",
+          (Edit("src/OrdersGrid.jsx", "(r.id === 1020 ? { ...r, customer: 'Zora Hurston' } : r)",
+                "(r.id === 1020 ? { ...r, customer: 'Zora Hurston' } : "
+                "r.id === 1090 ? { ...r, customer: 'Octavia Butler' } : r)"),),
+          expect=("Octavia Butler",), gone="Luca Moreau", container='role=row[name*="1090"]',
           container_tool="browser_snapshot"),
     Round("toast", 'toast after the async submit: "Order placed" → "Order confirmed"', "placed",
           (Edit("src/OrderForm.jsx", "toast.success('Order placed'", "toast.success('Order confirmed'"),),
