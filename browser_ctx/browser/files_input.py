@@ -27,6 +27,7 @@ from playwright.async_api import TimeoutError as PlaywrightTimeout
 from .._errors import InvalidArgument, SelectorError, translate
 from .scripts import script
 from .session import Tab
+from .worlds import Worlds
 
 __all__ = ["Uploaded", "upload", "FILE_INPUTS"]
 
@@ -66,17 +67,20 @@ def _check_multiple(info: dict[str, Any], paths: list[Path], what: str) -> None:
         raise InvalidArgument(f"{what} takes one file (no 'multiple'); got {len(paths)}. Pass one path.")
 
 
-async def _to_input(handle: ElementHandle, paths: list[Path], how: str, what: str, timeout_ms: float) -> Uploaded:
-    info = await handle.evaluate(script("file_input"))
+async def _to_input(handle: ElementHandle, paths: list[Path], how: str, what: str, timeout_ms: float,
+                    worlds: Worlds) -> Uploaded:
+    info = await worlds.on_element(handle, script("file_input"))
     _check_multiple(info, paths, what)
     await handle.set_input_files([str(p) for p in paths], timeout=timeout_ms)
-    return _describe(await handle.evaluate(script("file_input")), how)
+    return _describe(await worlds.on_element(handle, script("file_input")), how)
 
 
 async def _to_chooser(chooser: FileChooser, paths: list[Path], what: str) -> Uploaded:
     if len(paths) > 1 and not chooser.is_multiple():
         raise InvalidArgument(f"The file chooser of {what} takes one file; got {len(paths)}. Pass one path.")
     await chooser.set_files([str(p) for p in paths])
+    # The chooser's input may be one a script made and never attached (the isolated world's hand-over needs it
+    # in a frame): read it where Playwright holds it.
     return _describe(await chooser.element.evaluate(script("file_input")), "chooser")
 
 
@@ -109,14 +113,14 @@ async def upload(tab: Tab, locator: Locator | None, paths: list[Path], *, what: 
                     ("No file input on the page" if n == 0 else f"The page has {n} file inputs")
                     + "; pass target: a file input, its label, or the button that opens the file chooser.")
             locator = inputs
-        info = await locator.evaluate(script("file_input"), timeout=timeout_ms)
+        info = await tab.worlds.on_element(locator, script("file_input"), timeout_ms=timeout_ms)
         if info["how"] in ("input", "label"):
             handle = await locator.evaluate_handle("el => el.localName === 'label' ? el.control : el")
             element = handle.as_element()
             if element is None:  # the label lost its control meanwhile
                 raise SelectorError(f"{what} is no longer tied to a file input. Take a new browser_snapshot.")
             try:
-                return await _to_input(element, paths, info["how"], what, timeout_ms)
+                return await _to_input(element, paths, info["how"], what, timeout_ms, tab.worlds)
             finally:
                 await handle.dispose()
         try:
