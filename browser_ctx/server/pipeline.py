@@ -37,7 +37,7 @@ from ..core.tokens import count_tokens
 from ..core.urls import clip_middle
 from ..settings import Settings
 from .registry import Rendered, ToolCall, ToolSpec
-from .tools.ledger import measure_baseline, settle_baselines
+from .tools.ledger import BASELINE_BEFORE_CHANGE_S, measure_baseline, settle_baselines
 
 __all__ = ["call_tool", "error_result", "validate_arguments", "page_changed", "cap_capture", "META_STRING_CHARS"]
 
@@ -277,7 +277,8 @@ async def _call_tool(spec: ToolSpec, arguments: dict[str, Any] | None, session: 
                 extra.update(capture.meta)
             else:
                 if not spec.read_only and session.baseline_tasks:
-                    await settle_baselines(session)  # measure the page as it was read, before this call changes it
+                    # measure the page as it was read, before this call changes it (bounded: a hung one goes on)
+                    await settle_baselines(session, BASELINE_BEFORE_CHANGE_S)
                 rendered: Rendered = await spec.handler(ToolCall(spec.name, args, session, settings, budget))
                 notes.extend(session.redactor.scrub(n) for n in session.take_notes())  # may quote page text
                 images = list(rendered.images)

@@ -41,6 +41,10 @@ SETTLE_TIMEOUT_S = 30.0
 #: navigate 2x slower (median 0.08 -> 0.19 s on 20 corpus pages). ``browser_ctx_stats`` and any call that may
 #: change the page (not read-only) start the waiting ones first (:func:`settle_baselines`).
 BASELINE_IDLE_S = 1.0
+#: The longest (s) a call that may change the page waits for those measurements first; one still running then
+#: goes on beside it (a page whose aria_snapshot hangs, such as one with a blocked file: iframe, held the next
+#: navigation for the snapshot's whole 20 s timeout).
+BASELINE_BEFORE_CHANGE_S = 1.0
 
 
 async def stats(call: ToolCall) -> Rendered:
