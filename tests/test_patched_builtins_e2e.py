@@ -21,9 +21,10 @@ pytestmark = [pytest.mark.anyio, pytest.mark.e2e]
 
 PAGE = "hostile/patched-builtins.html"
 SENTINEL = "PATCHED_SENTINEL"
-#: What a patched builtin answers; never in an output of ours.
+#: What a patched builtin or a polluted prototype answers; never in an output of ours.
 LIES = ("PATCHED_TEXT", "PATCHED_JSON", "PATCHED_JOIN", "PATCHED_MAP", "PATCHED_TRIM", "PATCHED_PROMISE",
-        "WeakRef is not a constructor", "patched': True", '"patched": true')
+        "WeakRef is not a constructor", "patched': True", '"patched": true',
+        "POLLUTED_TOJSON", "POLLUTED_KEY", "POLLUTED_INDEX")
 
 
 def _ref(snapshot: str, role: str, name: str) -> str:
