@@ -68,3 +68,16 @@ async def test_alert_during_load_appears_in_the_card(site: str) -> None:
             {"type": "alert", "message": "Your trial ends in 3 days", "accepted": True}]
         again = result_text(await s.call_tool("browser_navigate", {"url": f"{site}/navigation/chain-end.html"}))
         assert "Dialog during load" not in again, again
+
+
+async def test_a_finished_chain_or_two_load_alerts_are_not_a_page_gone_wild(site: str) -> None:
+    """The documents of a redirect chain we followed, or two alerts answered during a load, must not make the next
+    navigation (sent at once) treat the page as navigating or opening dialogs non-stop."""
+    async with mcp_session() as s:
+        for first in ("chain-start.html", "two-alerts.html"):
+            card = result_text(await s.call_tool("browser_navigate", {"url": f"{site}/navigation/{first}"}))
+            assert "non-stop" not in card, card
+            nxt = await s.call_tool("browser_navigate", {"url": f"{site}/article.html"})
+            text = result_text(nxt)
+            assert not nxt.is_error and text.startswith("Page: Still Water"), text
+            assert "non-stop" not in text and "scripts were stopped" not in text, (first, text)

@@ -18,6 +18,7 @@ from __future__ import annotations
 import logging
 import time
 import weakref
+from collections import deque
 
 from playwright.async_api import Dialog, Page
 from playwright.async_api import Error as PlaywrightError
@@ -36,6 +37,10 @@ LOG_LIMIT = 200
 DEFAULT_POLICY = DialogPolicy()
 
 
+#: Dialogs in a row within the storm window that make a page count as opening them non-stop.
+STORM_DIALOGS = 3
+
+
 class DialogCenter:
     """Answers and logs the dialogs of one browser session.
 
@@ -50,7 +55,8 @@ class DialogCenter:
         self._log: list[tuple[int, DialogInfo]] = []
         self._count = 0
         self._pages: weakref.WeakSet[Page] = weakref.WeakSet()
-        self._last_at = float("-inf")  # time.monotonic() when the last dialog opened
+        #: time.monotonic() when each of the last STORM_DIALOGS dialogs opened
+        self._recent: deque[float] = deque(maxlen=STORM_DIALOGS)
 
     def arm(self, accept: bool, prompt_text: str | None = None) -> None:
         """Answer the next dialog (any tab, any type) with ``accept`` (and ``prompt_text`` for a prompt)."""
@@ -65,8 +71,9 @@ class DialogCenter:
         return [info for n, info in self._log if n > mark]
 
     def opened_within(self, seconds: float) -> bool:
-        """Whether a dialog (any tab) opened in the last ``seconds`` seconds (a page may be opening them non-stop)."""
-        return time.monotonic() - self._last_at <= seconds
+        """Whether the last :data:`STORM_DIALOGS` dialogs (any tab) all opened in the last ``seconds`` seconds: a
+        page opening them non-stop (one or two alerts while a page loads are not a storm)."""
+        return len(self._recent) == STORM_DIALOGS and time.monotonic() - self._recent[0] <= seconds
 
     def install(self, page: Page) -> None:
         """Answer ``page``'s dialogs from now on (idempotent)."""
@@ -76,7 +83,7 @@ class DialogCenter:
         page.on("dialog", self._on_dialog)
 
     async def _on_dialog(self, dialog: Dialog) -> None:
-        self._last_at = time.monotonic()
+        self._recent.append(time.monotonic())
         kind = dialog.type
         if self.armed is not None:
             accept, prompt_text = self.armed

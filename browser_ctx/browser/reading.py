@@ -136,7 +136,10 @@ async def navigate(tab: Tab, url: str, settings: Settings, dialogs: DialogCenter
         # Its next self-navigation could otherwise land after ours and be followed as a redirect of ours.
         notes.append("the page was navigating by itself non-stop; its scripts were stopped to leave it")
     async with _NavigationReasons(page) as reasons:
-        return await _load(tab, url, settings, dialogs, notes, before, given, mark, reasons.by_url)
+        nav = await _load(tab, url, settings, dialogs, notes, before, given, mark, reasons.by_url)
+    if not any(note.startswith(KEPT_NAVIGATING) for note in nav.notes):
+        tab.navigated_at = time.time()  # the documents of its chain were ours; a page still moving is not counted out
+    return nav
 
 
 async def _load(tab: Tab, url: str, settings: Settings, dialogs: DialogCenter | None, notes: list[str],
@@ -373,8 +376,7 @@ async def follow_client_redirect(tab: Tab, nav: NavigationResult, settings: Sett
                 page, facts.origin if facts is not None else None, watch_ms, settings),
                 max(0.0, deadline - clock.time()))
         except TimeoutError:  # a page that navigates again and again (every 50 ms): describe it as it is now
-            notes.append("the page kept navigating by itself; stopped following it after "
-                         f"{FOLLOW_BUDGET_MS / 1000:g} s")
+            notes.append(f"{KEPT_NAVIGATING}; stopped following it after {FOLLOW_BUDGET_MS / 1000:g} s")
             break
         if moved is None:
             break
@@ -391,6 +393,8 @@ async def follow_client_redirect(tab: Tab, nav: NavigationResult, settings: Sett
 
 #: The longest time (ms) following client-side redirects may take in all, whatever the hops.
 FOLLOW_BUDGET_MS = 5_000
+#: The card's note for a page that was still navigating when following stopped.
+KEPT_NAVIGATING = "the page kept navigating by itself"
 
 
 async def _wait_for_new_document(page: Page, origin: float | None, watch_ms: float,
@@ -450,8 +454,8 @@ SELF_NAVIGATION_WINDOW_S = 1.0
 
 def _navigating_by_itself(tab: Tab) -> bool:
     """Whether the tab's page keeps replacing its own document (from the capture's sections: one per
-    main-frame document, with its start time). Documents our last failed load started (Chromium's error
-    page and the page gone back to) are not counted."""
+    main-frame document, with its start time). Documents our last navigation went through (its client-side
+    redirect chain; after a failed load, Chromium's error page and the page gone back to) are not counted."""
     since = max(time.time() - SELF_NAVIGATION_WINDOW_S, tab.navigated_at)
     recent = sum(1 for section in tab.events.sections.values() if section.started >= since)
     return recent >= SELF_NAVIGATIONS

@@ -99,8 +99,9 @@ class Tab:
     last_capture_number: int = 0
     #: A file chooser the last action opened and nobody answered yet (``browser_file_upload`` without target).
     file_chooser: FileChooser | None = None
-    #: When (epoch s) our last failed load of this page was undone: documents started before it were ours
-    #: (Chromium's error page, the page gone back to), not the page moving by itself.
+    #: When (epoch s) our last navigation of this page ended (or a failed load was undone): documents started
+    #: before it were ours (a redirect chain, Chromium's error page, the page gone back to), not the page moving
+    #: by itself.
     navigated_at: float = 0.0
     worlds: Worlds = field(init=False)
 
