@@ -112,6 +112,19 @@ def test_fold_target_inside_a_frame_uses_refs_only() -> None:
     assert fold_target(doc.body.children[0].children[0].children[0]) == "f1e2"
 
 
+def test_a_fold_nothing_names_still_names_a_call() -> None:
+    """A plain table and a plain run of paragraphs (no ref, id, name or class): the fold names its tag under the
+    nearest landmark, or the landmark (a new-user trial found '… 1,997 more rows' with no call to see them)."""
+    rows = "".join(f"<tr><td>{i}</td><td>Item {i}</td></tr>" for i in range(60))
+    table = snap(f"<main><h1>Big</h1><table><tr><th>Id</th><th>Name</th></tr>{rows}</table></main>")
+    assert "more rows (all: browser_snapshot target='main >> table')" in table, table
+    paras = "".join(f"<p>Paragraph number {i} of plain prose here.</p>" for i in range(12))
+    prose = snap(f"<main><div>{paras}</div></main>")
+    assert "more paragraphs" in prose and "(all: browser_snapshot target='main')" in prose, prose
+    loose = snap(f"<div>{paras}</div>")
+    assert "(all: browser_snapshot target='body')" in loose, loose
+
+
 def test_open_dialog_text_is_whole_and_targeted_snapshots_do_not_cut_lines() -> None:
     long = "Orders are confirmed by email once payment has been accepted. " * 4
     paras = "".join(f"<p>{i}: {long}</p>" for i in range(6))

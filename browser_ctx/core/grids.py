@@ -224,8 +224,9 @@ def fold_target(node: Node | None) -> str:
     In order: its ref (``e12``, ``f1e3``); ``#id``; ``role=list[name="Sizes"]`` for a named container of
     :data:`_NAMED_ROLES` (a name cut with ``…`` or holding a quote is not used); its tag and classes under
     the nearest ancestor named so (``#content >> ol.references``: every match is shown, so a class shared
-    by a few lists still shows this one); else the nearest ancestor named so. Inside a frame (``bc-frame``)
-    only refs are used: a CSS or role selector is resolved in the top document.
+    by a few lists still shows this one); else the nearest ancestor named so; else its tag under the nearest
+    landmark, that landmark, or ``body`` (:func:`_tag_target`). Inside a frame (``bc-frame``) only refs are used:
+    a CSS or role selector is resolved in the top document.
     """
     if node is None:
         return ""
@@ -249,7 +250,27 @@ def fold_target(node: Node | None) -> str:
                     else f"{anchor} >> {by_class}"
             return anchor
         n = n.parent
-    return by_class
+    if by_class or framed:
+        return by_class
+    return _tag_target(node)
+
+
+#: Tags the walker keeps as they are in the page, so a selector may name them (a ``div``/``span`` may stand for
+#: another element); and the landmarks among them a fold's container is looked for under.
+_KEPT_TAGS = frozenset(("table", "ul", "ol", "dl", "main", "article", "nav", "aside", "header", "footer", "form"))
+_LANDMARK_TAGS = frozenset(("main", "article", "nav", "aside", "header", "footer", "form"))
+
+
+def _tag_target(node: Node) -> str:
+    """The last resort of :func:`fold_target` for a container nothing names: its tag under the nearest landmark
+    (``main >> table``: every match is shown, this one among them), the landmark itself when its own tag says
+    nothing (a ``div`` of paragraphs), else ``body`` (a targeted snapshot folds nothing)."""
+    landmark = node.parent
+    while landmark is not None and landmark.tag not in _LANDMARK_TAGS:
+        landmark = landmark.parent
+    if node.tag in _KEPT_TAGS:
+        return f"{landmark.tag} >> {node.tag}" if landmark is not None else node.tag
+    return landmark.tag if landmark is not None else "body"
 
 
 def fold_hint(node: Node | None) -> str:
