@@ -28,7 +28,7 @@ from playwright.async_api import Frame, Locator
 
 from .._errors import ActionTimeout, SelectorError
 from .scripts import script
-from .worlds import on_element, on_elements
+from .worlds import frame_of, on_element, on_elements
 
 __all__ = ["choose", "widget_state", "WidgetState", "LIST_OPTIONS", "OPTION_WAIT_MS"]
 
@@ -85,7 +85,7 @@ def _quoted(names: list[str]) -> str:
 async def _frame_of(locator: Locator) -> Frame:
     handle = await locator.element_handle()
     try:
-        frame = await handle.owner_frame()
+        frame = await frame_of(handle, locator.page)
     finally:
         await handle.dispose()
     if frame is None:

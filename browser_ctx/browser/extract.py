@@ -420,7 +420,7 @@ async def extract_locator(locator: Locator, *, frame_ids: FrameIds, timeout_ms: 
     results: list[str] = []
     try:
         for handle in handles:
-            frame = await handle.owner_frame()
+            frame = await (worlds.frame_of(handle) if worlds is not None else handle.owner_frame())
             if frame is None:
                 results.append("")
                 continue

@@ -51,7 +51,7 @@ from playwright.async_api import Locator
 if TYPE_CHECKING:
     from playwright.async_api import CDPSession, ElementHandle, Frame, Page
 
-__all__ = ["Worlds", "PIN_ENGINE_NAME", "UTILITY_WORLD_PREFIX", "on_element", "on_elements", "in_frame"]
+__all__ = ["Worlds", "PIN_ENGINE_NAME", "UTILITY_WORLD_PREFIX", "on_element", "on_elements", "in_frame", "frame_of"]
 
 #: Name of the selector engine that hands elements to the isolated world (``js/pin_engine.js``).
 PIN_ENGINE_NAME = "bcpin"
@@ -382,7 +382,7 @@ class Worlds:
             if pinned is None:
                 raise PlaywrightError("Element is not attached to the DOM")
         try:
-            frame = await pinned.owner_frame()
+            frame = await self._frame_holding(key, take=False) or await pinned.owner_frame()
         finally:
             await _dispose(pinned)
         if frame is None:
@@ -402,14 +402,59 @@ class Worlds:
         pinned = locator.locator(f"{PIN_ENGINE_NAME}=all:{key}")
         if await pinned.count() == 0:
             return await self._call_nowhere(source, arg)
-        handle = await locator.first.element_handle()
-        try:
-            frame = await handle.owner_frame()
-        finally:
-            await _dispose(handle)
+        frame = await self._frame_holding(key, take=False)
+        if frame is None:  # not in a frame we could probe: ask Playwright (main-world code)
+            handle = await locator.first.element_handle()
+            try:
+                frame = await handle.owner_frame()
+            finally:
+                await _dispose(handle)
         if frame is None:
             raise PlaywrightError("Element is not attached to the DOM")
         return await self._call(frame, source, [arg], key, "all")
+
+    async def frame_of(self, handle: ElementHandle) -> Frame | None:
+        """The frame whose document holds ``handle``'s element, or ``None`` when it is detached.
+
+        Unlike Playwright's ``ElementHandle.owner_frame()``, which runs code in the page's main world (where a
+        page that replaced ``window.Map`` makes it throw), this pins the element in the isolated world and
+        asks each frame's world whether it holds the pin (the main frame first); ``owner_frame()`` is the
+        fallback when no frame answers (and the only way without CDP).
+
+        Raises:
+            PlaywrightError: the page closed.
+        """
+        if await self._page_session() is None:
+            return await handle.owner_frame()
+        key = secrets.token_hex(8)
+        pinned = await handle.query_selector(f"{PIN_ENGINE_NAME}=pin:{key}")
+        if pinned is None:
+            return None  # not attached
+        await _dispose(pinned)
+        frame = await self._frame_holding(key, take=True)
+        return frame if frame is not None else await handle.owner_frame()
+
+    async def _frame_holding(self, key: str, *, take: bool) -> Frame | None:
+        """The frame of this page whose isolated world holds pin ``key`` (taken out when ``take``), or ``None``.
+        The main frame is asked first, then every other frame at once; a frame that cannot answer (navigating,
+        detached) counts as not holding it."""
+        probe = ("(key, take) => { const p = globalThis.__browserCtxPins;"
+                 " return !!(p && (take ? p.delete(key) : p.has(key))); }")
+
+        async def holds(frame: Frame) -> bool:
+            if frame.is_detached():
+                return False
+            try:
+                return await self._call(frame, probe, [key, take], None, 0) is True
+            except PlaywrightError:
+                return False
+
+        main = self._page.main_frame
+        if await holds(main):
+            return main
+        others = [f for f in self._page.frames if f is not main]
+        hits = await asyncio.gather(*(holds(f) for f in others))
+        return next((f for f, hit in zip(others, hits, strict=True) if hit), None)
 
     async def _call_nowhere(self, source: str, arg: Any) -> Any:
         """``source([], arg)`` for a locator that matched nothing (run in the main frame's world)."""
@@ -487,6 +532,15 @@ async def on_elements(locator: Locator, source: str, arg: Any = None) -> Any:
     if worlds is None:
         return await locator.evaluate_all(source, arg)
     return await worlds.on_all(locator, source, arg)
+
+
+async def frame_of(handle: ElementHandle, page: Page) -> Frame | None:
+    """The frame of ``handle``'s element on ``page`` (:meth:`Worlds.frame_of`: no main-world code) when the
+    current call works on ``page``, else Playwright's ``owner_frame()``; ``None`` when it is detached."""
+    worlds = _current(page)
+    if worlds is None:
+        return await handle.owner_frame()
+    return await worlds.frame_of(handle)
 
 
 async def in_frame(frame: Frame, source: str, arg: Any = None) -> Any:
