@@ -181,3 +181,10 @@ def test_markdown_lays_out_aria_grids_and_separates_side_by_side_controls() -> N
     tabs = render_markdown('<html><body><div role="tablist"><button role="tab">Order</button><button role="tab">'
                            "Orders</button><button role=\"tab\">Help</button></div></body></html>")
     assert "Order Orders Help" in tabs, tabs
+
+
+def test_a_list_whose_items_sit_in_a_spacer_counts_them() -> None:
+    """A virtualised list puts its rows in a spacer div; 'list 0 items' while rows show is wrong (new-user trial)."""
+    rows = "".join(f'<div role="listitem">Row {i}</div>' for i in range(12))
+    out = snap(f'<div role="list" aria-label="Items"><div id="sp">{rows}</div></div>')
+    assert 'list "Items" 12 items' in out and "0 items" not in out, out

@@ -640,8 +640,7 @@ class _Renderer:
 
     def list_(self, node: Node, depth: int) -> None:
         self.flush(depth)
-        items = sum(1 for c in node.children if not c.is_text and (c.tag in ("li", "dt", "dd")
-                                                                        or c.attrs.get("role") == "listitem"))
+        items = _list_items(node)
         name = self.name_of_container(node)
         head = "list" + (f' "{name}"' if name else "") + f" {items:,} item" + ("" if items == 1 else "s")
         self.container(node, depth, head)
@@ -806,6 +805,26 @@ class _Renderer:
             self.emit(depth + 1, self._row_head(r, "row") + _cells_line(texts_of(nhead + i), o.table_cols), "other")
         if len(body) > shown:
             self.emit(depth + 1, f"… {len(body) - shown:,} more rows{fold_hint(node)}", "fold")
+
+
+def _is_item(node: Node) -> bool:
+    return not node.is_text and (node.tag in ("li", "dt", "dd") or node.attrs.get("role") == "listitem")
+
+
+def _list_items(node: Node) -> int:
+    """The items of a list: its item children, or, when it has none, the items under wrappers that are not
+    lists themselves (a virtualised list puts its rows inside a spacer ``div``)."""
+    direct = sum(1 for c in node.children if _is_item(c))
+    if direct:
+        return direct
+    count, stack = 0, [c for c in node.children if not c.is_text]
+    while stack:
+        n = stack.pop()
+        if _is_item(n):
+            count += 1
+        elif n.tag not in _LIST_TAGS and n.attrs.get("role") != "list":
+            stack.extend(c for c in n.children if not c.is_text)
+    return count
 
 
 def _class_stem(token: str) -> str:
