@@ -396,6 +396,43 @@
     return /^circle\(\s*0(?:px|%)?[\s)]/.test(cp) || /^ellipse\(\s*0(?:px|%)?\s/.test(cp);
   };
 
+  /* mask-image (also set by -webkit-mask-image and the mask shorthand; the computed value, not 'none'): does it
+     mask the whole box away? Only when every layer is a gradient whose every colour stop has alpha 0 (a fully
+     transparent mask shows nothing); a url()/image() layer, a colour not read as rgb()/rgba() or a function
+     with '/ alpha', or anything else left after the colours (calc(), color-mix()) keeps the element. */
+  const GRADIENT = /^(?:repeating-)?(?:linear|radial|conic)-gradient\((.*)\)$/;
+  const COLOUR_FN = /\b(?:rgba?|hsla?|hwb|lab|lch|oklab|oklch|color)\([^()]*\)/g;
+  const maskEmpty = (m) => {
+    const layers = [];
+    let depth = 0; let from = 0;
+    for (let i = 0; i < m.length; i++) {
+      const ch = m.charCodeAt(i);
+      if (ch === 40) depth += 1;
+      else if (ch === 41) depth -= 1;
+      else if (ch === 44 && depth === 0) { layers.push(m.slice(from, i)); from = i + 1; }
+    }
+    layers.push(m.slice(from));
+    for (let i = 0; i < layers.length; i++) {
+      const g = GRADIENT.exec(layers[i].trim());
+      if (!g) return false;
+      const stops = g[1].match(COLOUR_FN);
+      if (!stops) return false;
+      for (let j = 0; j < stops.length; j++) {
+        const c = stops[j];
+        let a = 1;
+        if (c.startsWith('rgb')) { const v = rgba(c); if (!v) return false; a = v[3]; }
+        else {
+          const am = /\/\s*([\d.]+)(%?)\s*\)$/.exec(c);
+          if (am) a = am[2] ? +am[1] / 100 : +am[1];
+        }
+        if (!(a === 0)) return false;
+      }
+      const rest = g[1].replace(COLOUR_FN, '');
+      if (rest.indexOf('(') >= 0 || rest.indexOf('#') >= 0) return false;
+    }
+    return true;
+  };
+
   /* ---------- paint context: what the walk knows of the ancestors of where it is ----------
      ctx.alpha: the product of the ancestors' opacity and filter: opacity(); ctx.bg: the colour text is painted
      on, [r, g, b] (the nearest ancestor's opaque background colour, the page's canvas at the top; null when a
@@ -531,6 +568,8 @@
     if (ctx.alpha * parseFloat(cs.opacity) * (cs.filter === 'none' ? 1 : filterAlpha(cs.filter)) <= 0.05) {
       return 'opacity';
     }
+    const mi = cs.maskImage || cs.webkitMaskImage;
+    if (mi && mi !== 'none' && maskEmpty(mi)) return 'masked';
     const pos = cs.position;
     if (display === 'inline' && pos === 'static' && !measure && !REPLACED.has(tag) && cs.clipPath === 'none') {
       /* a non-replaced inline box in flow: width/height/overflow/transform/clip/containment do not apply */
@@ -860,7 +899,11 @@
     if (tag === 'svg') {   /* an <svg> root (SVG content is never walked into) */
       const cs = style(e);
       const d = cs.display;
-      if (d === 'none' || cs.visibility !== 'visible' || geometryHidden(e, 'svg', cs, d, false)) return;
+      if (d === 'none' || cs.visibility !== 'visible') return;
+      /* Chromium paints nothing of an <svg> with a zero width or height, not even overflow:visible content;
+         an inline <svg> is an atomic box, so its geometry is read (measure=true skips the inline shortcut) */
+      const sr = e.getBoundingClientRect();
+      if (sr.width === 0 || sr.height === 0 || geometryHidden(e, 'svg', cs, d, true)) return;
       const name = svgName(e);
       if (name) emitGraphic(e, name);
       /* the text a chart draws (axis labels, values in <text>), never its path data; an svg named as one
