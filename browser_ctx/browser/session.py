@@ -32,6 +32,7 @@ from .extract import FrameIds, register_ref_engine
 from .journal import install as install_journal
 from .launcher import IGNORED_DEFAULT_ARGS, chromium_args, find_executable
 from .remote import BrowserProvider, RemoteBrowser
+from .scripts import invocation
 from .sourcemaps import SourceMaps
 from .worlds import Worlds
 
@@ -318,6 +319,7 @@ class BrowserSession:
         if launch.blocked_origins or launch.allowed_origins:
             await context.route("**/*", self._filter_origin)
         await install_journal(context)  # the transient-UI journal, in every frame of every document
+        await context.add_init_script(invocation("timers"))  # setTimeout kept for browser_evaluate (js/timers.js)
         self._kept_pages = set() if self._owns_context else set(context.pages)
         for page in list(context.pages):
             await self._adopt(page)

@@ -456,6 +456,44 @@ class Worlds:
         hits = await asyncio.gather(*(holds(f) for f in others))
         return next((f for f, hit in zip(others, hits, strict=True) if hit), None)
 
+    async def cdp_available(self) -> bool:
+        """Whether this page offers our CDP session (opened here on first use); ``False`` in non-Chromium
+        browsers. Raises PlaywrightError when the page closed."""
+        return await self._page_session() is not None
+
+    async def in_main_world(self, function: str) -> Any:
+        """Return ``function()`` run in the main frame's *main* world (the page's own globals), by value, through
+        CDP ``Runtime.evaluate`` on our session: V8 serialises the result, so unlike Playwright's
+        ``page.evaluate`` (whose main-world helper builds ``Map``s) a page that replaced ``window.Map`` or
+        other builtins cannot break the call itself. A returned promise is awaited.
+
+        Args:
+            function: one function expression taking no arguments.
+
+        Returns:
+            Its JSON-like result; ``None`` for ``undefined``.
+
+        Raises:
+            PlaywrightError: it threw (the exception's first line, e.g. ``"SyntaxError: …"``), the page closed;
+                "no CDP session" when the page has none (callers then use Playwright's ``page.evaluate``).
+        """
+        session = await self._page_session()
+        if session is None:
+            raise PlaywrightError("no CDP session")
+        try:
+            answer = await session.cdp.send("Runtime.evaluate", {
+                "expression": f"({function}\n)()", "returnByValue": True, "awaitPromise": True,
+                "userGesture": True})
+        except PlaywrightError as exc:
+            if _closed(exc):
+                session.closed = True
+            raise
+        thrown = answer.get("exceptionDetails")
+        if thrown:
+            described = (thrown.get("exception") or {}).get("description") or thrown.get("text") or "Error"
+            raise PlaywrightError(str(described).split("\n    at ")[0])
+        return (answer.get("result") or {}).get("value")
+
     async def _call_nowhere(self, source: str, arg: Any) -> Any:
         """``source([], arg)`` for a locator that matched nothing (run in the main frame's world)."""
         return await self._call(self._page.main_frame, source, [arg], None, "all")

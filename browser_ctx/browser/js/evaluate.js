@@ -3,7 +3,8 @@
 // thunk returning [the caller's function or value], in an array so a promise is not awaited early),
 // serialise (the safe serialiser, (value, limits) => string), limits (the serialiser's limits).
 // Runs in the page's main world (the caller's code must see the page), after the page's scripts, so it uses
-// no global a page can replace: the intrinsic Promise of an async function, plain string concatenation and
+// no global a page can replace: the intrinsic Promise of an async function, the setTimeout js/timers.js kept,
+// plain string concatenation and
 // indexed stores instead of JSON, Array methods or window.Promise. Returns a string:
 //   a primitive result, tagged (never through JSON.stringify, which the page may have replaced):
 //     '\0s' + string, '\0n' + number, '\0bt' / '\0bf', '\0l' (null), '\0u' (undefined), '\0i' + bigint;
@@ -18,6 +19,8 @@
 // securitypolicyviolation events, collected here for one task.
 (async (element, code, serialise, limits) => {
   const IntrinsicPromise = (async () => {})().constructor;
+  const kept = globalThis.__browserCtxSetTimeout;  // the page's own, kept before its scripts ran (js/timers.js)
+  const later = typeof kept === 'function' ? kept : setTimeout;
   const blocked = [];
   const onViolation = (e) => {
     blocked[blocked.length] = '' + (e.effectiveDirective || e.violatedDirective || 'unknown')
@@ -34,7 +37,7 @@
     const message = (e && e.message !== undefined) ? '' + e.message : '' + e;
     thrown = { name, message: message.substring(0, 500) };
   }
-  await new IntrinsicPromise((r) => setTimeout(r, 0));
+  await new IntrinsicPromise((r) => later(r, 0));
   document.removeEventListener('securitypolicyviolation', onViolation, true);
   const why = thrown ? '\0' + thrown.name + '\0' + thrown.message : '';
   if (blocked.length) {

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from playwright.async_api import Error as PlaywrightError
 
@@ -20,6 +20,9 @@ from ...browser.scripts import script
 from ...core.jsonsafe import Limits, parse_result, render_result
 from ..registry import Rendered, ToolCall, ToolSpec
 from .element import one_element
+
+if TYPE_CHECKING:
+    from ...browser.session import Tab
 
 __all__ = ["TOOLS", "evaluate"]
 
@@ -47,6 +50,14 @@ def _csp_error(message: str) -> PageError:
                      f"{one_line(message, CSP_MESSAGE_CHARS)} Inline or injected scripts, eval()/new Function()/"
                      "string timers run later, and HTML assigned without Trusted Types cannot run on this page; "
                      "do the work directly in the function instead.")
+
+
+async def _in_page(tab: Tab, wrapper: str) -> Any:
+    """``wrapper()`` run in the main frame's main world: through our CDP session (no Playwright helper in the
+    page's world, so a page that replaced ``Map`` cannot break it), else through Playwright's ``page.evaluate``."""
+    if await tab.worlds.cdp_available():
+        return await tab.worlds.in_main_world(f"() => ({wrapper})(undefined)")
+    return await tab.page.evaluate(wrapper)
 
 
 async def evaluate(call: ToolCall) -> Rendered:
@@ -80,7 +91,7 @@ async def evaluate(call: ToolCall) -> Rendered:
             locator = await one_element(tab, target, call.settings)
             raw = await asyncio.wait_for(locator.evaluate(wrapper, timeout=timeout_ms), timeout_ms / 1000)
         else:
-            raw = await asyncio.wait_for(tab.page.evaluate(wrapper), timeout_ms / 1000)
+            raw = await asyncio.wait_for(_in_page(tab, wrapper), timeout_ms / 1000)
     except TimeoutError as exc:
         stopped = await interrupt_scripts(tab)
         after = ("it was stopped and the page is usable again" if stopped else
