@@ -57,3 +57,5 @@ async def test_actions_and_evaluate_on_a_page_with_broken_builtins(site: str, pa
 
         assert (await _ok(session, "browser_evaluate", function="() => 1")).strip() == "1"
         assert title in await _ok(session, "browser_evaluate", function="() => document.title")
+        on_field = await _ok(session, "browser_evaluate", function="(el) => el.value", target="#name")
+        assert "Grace" in on_field, on_field

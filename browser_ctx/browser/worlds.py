@@ -494,6 +494,59 @@ class Worlds:
             raise PlaywrightError(str(described).split("\n    at ")[0])
         return (answer.get("result") or {}).get("value")
 
+    async def on_element_in_main_world(self, locator: Locator, function: str, *,
+                                       timeout_ms: float | None = None) -> Any:
+        """Return ``function(element)`` for ``locator``'s first match (waited for up to ``timeout_ms``), run in
+        its frame's *main* world by CDP (:meth:`in_main_world`'s reasons): the element is pinned in the
+        isolated world, found there, named by its backend node id and resolved in the main world
+        (``DOM.resolveNode``). Falls back to Playwright's ``locator.evaluate`` without CDP or when no frame of
+        this page's session holds the element (an out-of-process iframe).
+
+        Raises:
+            PlaywrightError: it threw (first line of the exception), the element went, the page closed;
+                Playwright's timeout when the locator matches nothing.
+        """
+        if await self._page_session() is None:
+            return await locator.first.evaluate(function, timeout=timeout_ms)
+        key = secrets.token_hex(8)
+        pinned = await locator.first.locator(f"{PIN_ENGINE_NAME}=pin:{key}").element_handle(timeout=timeout_ms)
+        await _dispose(pinned)
+        frame = await self._frame_holding(key, take=False)
+        located = await self._locate(frame) if frame is not None else None
+        if located is None or located[0] is not self._session:
+            return await locator.first.evaluate(function, timeout=timeout_ms)
+        session, frame_id = located
+        cdp = session.cdp
+        context_id = await self._context(session, frame_id)
+        taken = await cdp.send("Runtime.callFunctionOn", {
+            "functionDeclaration": "function (key) { const p = globalThis.__browserCtxPins; const el = p && p.get(key);"
+                                   " if (p) p.delete(key); return el && el.isConnected ? el : null; }",
+            "executionContextId": context_id, "arguments": [{"value": key}], "returnByValue": False})
+        isolated = (taken.get("result") or {}).get("objectId")
+        if not isolated:
+            raise PlaywrightError("Element is not attached to the DOM")
+        try:
+            node = await cdp.send("DOM.describeNode", {"objectId": isolated})
+        finally:
+            with contextlib.suppress(PlaywrightError):
+                await cdp.send("Runtime.releaseObject", {"objectId": isolated})
+        resolved = await cdp.send("DOM.resolveNode", {"backendNodeId": node["node"]["backendNodeId"]})
+        main_object = str((resolved.get("object") or {}).get("objectId") or "")
+        if not main_object:
+            raise PlaywrightError("Element is not attached to the DOM")
+        try:
+            answer = await cdp.send("Runtime.callFunctionOn", {
+                "functionDeclaration": f"function () {{ return ({function}\n)(this); }}", "objectId": main_object,
+                "returnByValue": True, "awaitPromise": True, "userGesture": True})
+        finally:
+            with contextlib.suppress(PlaywrightError):
+                await cdp.send("Runtime.releaseObject", {"objectId": main_object})
+        thrown = answer.get("exceptionDetails")
+        if thrown:
+            described = (thrown.get("exception") or {}).get("description") or thrown.get("text") or "Error"
+            raise PlaywrightError(str(described).split("\n    at ")[0])
+        return (answer.get("result") or {}).get("value")
+
     async def _call_nowhere(self, source: str, arg: Any) -> Any:
         """``source([], arg)`` for a locator that matched nothing (run in the main frame's world)."""
         return await self._call(self._page.main_frame, source, [arg], None, "all")

@@ -89,7 +89,8 @@ async def evaluate(call: ToolCall) -> Rendered:
     try:
         if target:
             locator = await one_element(tab, target, call.settings)
-            raw = await asyncio.wait_for(locator.evaluate(wrapper, timeout=timeout_ms), timeout_ms / 1000)
+            raw = await asyncio.wait_for(tab.worlds.on_element_in_main_world(locator, wrapper, timeout_ms=timeout_ms),
+                                         timeout_ms / 1000)
         else:
             raw = await asyncio.wait_for(_in_page(tab, wrapper), timeout_ms / 1000)
     except TimeoutError as exc:
