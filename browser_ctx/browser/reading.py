@@ -447,9 +447,10 @@ async def _goto(page: Page, url: str, timeout: float) -> Response | None:
 #: (``setInterval(alert, 10)``): Chromium then never starts the navigation, so the page is left first.
 DIALOG_STORM_S = 0.5
 #: A page that started this many documents of its own within :data:`SELF_NAVIGATION_WINDOW_S` seconds
-#: (``location`` set every 50 ms) is left for ``about:blank`` with its scripts stopped before a navigation.
+#: (``location`` set every 50 ms) is left for ``about:blank`` with its scripts stopped before a navigation. The
+#: window is 2 s because a loaded machine slows such a page to a few documents a second.
 SELF_NAVIGATIONS = 3
-SELF_NAVIGATION_WINDOW_S = 1.0
+SELF_NAVIGATION_WINDOW_S = 2.0
 
 
 def _navigating_by_itself(tab: Tab) -> bool:
