@@ -160,12 +160,25 @@ class Worlds:
                 await cdp.send("Runtime.disable")
             finally:
                 cdp.remove_listener("Runtime.executionContextCreated", created)
-            if not names:
+            if not names or not await self._pin_engine_usable():
                 with contextlib.suppress(PlaywrightError):
                     await cdp.detach()
                 return None
             self._world_name = names[0]
         return _Session(cdp)
+
+    async def _pin_engine_usable(self) -> bool:
+        """Whether the ``bcpin`` engine reaches this page's context. A context that existed before we connected
+        (``--cdp-endpoint``: the user's browser) may not get the engines Playwright registers, and every hand-off
+        to the isolated world would fail with 'Unknown engine'; such a page is read in its main world."""
+        try:
+            await self._page.main_frame.locator(f"{PIN_ENGINE_NAME}=probe").count()  # matches nothing, pins nothing
+        except PlaywrightError as exc:
+            if "Unknown engine" in str(exc):
+                # its pages are read in their main world
+                return False
+            raise
+        return True
 
     async def _page_session(self) -> _Session | None:
         """The page's session (opened on first use; shared by callers), or ``None`` without CDP."""
