@@ -5,6 +5,7 @@ restricted to allowed roots, resize, and the session ledger adding up with the c
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import io
 from typing import Any
@@ -13,6 +14,7 @@ import pytest
 from PIL import Image
 
 from browser_ctx.core.images import MAX_SIDE, estimate_tokens
+from browser_ctx.server.tools.ledger import BASELINE_IDLE_S
 from tests.support.client import mcp_session, result_text, result_tokens
 from tests.support.site import FIXTURES, ROUTES
 
@@ -311,6 +313,8 @@ async def test_ledger_adds_up_with_the_calls_made(site):
         ("browser_snapshot", {"maxTokens": 1500}),
         ("browser_snapshot", {"maxTokens": 1500}),  # unchanged page: the baseline comes from the cache
         ("browser_text", {"target": "#nope"}),  # an error costs tokens too
+        ("idle", {}),  # an agent thinking: the snapshot's baseline is measured now (a call that changes the page
+        # next gives up baselines not yet started)
         ("browser_evaluate", {"function": "() => 1 + 1"}),
         ("browser_take_screenshot", {"maxTokens": 300}),
         ("browser_navigate", {"url": f"{site}/extra/shot.html"}),
@@ -320,6 +324,9 @@ async def test_ledger_adds_up_with_the_calls_made(site):
         running = 0
         per_tool: dict[str, list[int]] = {}
         for name, args in calls:
+            if name == "idle":
+                await asyncio.sleep(BASELINE_IDLE_S + 1)
+                continue
             res = await s.call_tool(name, args)
             cost = result_tokens(res) + (res.structured_content or {}).get("estimatedImageTokens", 0)
             running += cost
@@ -328,7 +335,7 @@ async def test_ledger_adds_up_with_the_calls_made(site):
                 assert res.structured_content["sessionTokens"] == running, (name, res.structured_content)
         stats = await s.call_tool("browser_ctx_stats", {})
         meta = stats.structured_content
-        assert meta["calls"] == len(calls)
+        assert meta["calls"] == len(calls) - 1
         assert meta["sessionTokens"] == running + result_tokens(stats)  # the stats call counts itself
         assert meta["imageTokens"] > 0
         text = result_text(stats)
@@ -341,5 +348,20 @@ async def test_ledger_adds_up_with_the_calls_made(site):
         baseline, saved = (int(c.strip().split()[0].replace(",", "")) for c in snap.split("|")[3:5])
         assert baseline > 3 * sum(per_tool["browser_snapshot"]) and saved > 0  # a long article, capped at 1,500
         total = next(line for line in text.splitlines() if line.startswith("total |"))
-        assert total.split("|")[1].strip().startswith(str(len(calls))) and "(1 err)" in total
+        assert total.split("|")[1].strip().startswith(str(len(calls) - 1)) and "(1 err)" in total
         assert meta["savedTokens"] == meta["baselineTokens"] - running  # rendered before the stats call itself
+
+
+async def test_a_call_that_changes_the_page_never_waits_to_price_a_read(site):
+    """Back to back, the snapshot's baseline measurement (it waits for an idle session) is given up by the
+    navigation that follows, and the ledger says the read was not measured instead of claiming a saving."""
+    async with mcp_session() as s:
+        await s.call_tool("browser_navigate", {"url": f"{site}/article.html"})
+        await s.call_tool("browser_snapshot", {"maxTokens": 1500})
+        await s.call_tool("browser_navigate", {"url": f"{site}/extra/shot.html"})
+        stats = await s.call_tool("browser_ctx_stats", {})
+        text = result_text(stats)
+        snap = next(line for line in text.splitlines() if line.startswith("browser_snapshot |"))
+        tokens, baseline = (int(c.strip().split()[0].replace(",", "")) for c in snap.split("|")[2:4])
+        assert baseline == tokens, snap  # unmeasured: counted at what it returned, no saving claimed
+        assert "Measured baselines: 1 calls" in text, text  # the last navigation's card, measured on request

@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 from typing import Any, NamedTuple, TypeVar
 from urllib.parse import urlsplit
 
-from playwright.async_api import CDPSession, Page, Request, Response
+from playwright.async_api import CDPSession, Frame, Page, Request, Response
 from playwright.async_api import Error as PlaywrightError
 
 from .._errors import (
@@ -57,8 +57,10 @@ CLIENT_REDIRECT_S = 2
 #: script's ``location.replace`` on a timer, a meta refresh added late) before the card describes it,
 #: when one of its inline scripts sets ``location`` (``location.href = …``, ``location.replace(…)``…)…
 CLIENT_REDIRECT_WATCH_MS = 2_000
-#: … and when none does (an app bundle may still move it; most pages stay): the cost every navigation pays.
-QUIET_WATCH_MS = 250
+#: … and when none does (an app bundle may still move it; most pages stay): the cost every navigation pays. A
+#: page that asks to go elsewhere meanwhile (CDP ``Page.frameRequestedNavigation``: ``location`` set from a
+#: load handler or a timer of its own) is then watched for :data:`CLIENT_REDIRECT_WATCH_MS` ms from that moment.
+QUIET_WATCH_MS = 50
 #: The most client-side hops (meta refresh, script) a navigation follows; the chain stops there.
 MAX_CLIENT_HOPS = 5
 #: The longest wait (ms) for the ``load`` event of the page a client redirect led to.
@@ -136,14 +138,14 @@ async def navigate(tab: Tab, url: str, settings: Settings, dialogs: DialogCenter
         # Its next self-navigation could otherwise land after ours and be followed as a redirect of ours.
         notes.append("the page was navigating by itself non-stop; its scripts were stopped to leave it")
     async with _NavigationReasons(page) as reasons:
-        nav = await _load(tab, url, settings, dialogs, notes, before, given, mark, reasons.by_url)
-    if not any(note.startswith(KEPT_NAVIGATING) for note in nav.notes):
+        nav = await _load(tab, url, settings, dialogs, notes, before, given, mark, reasons)
+    if not any(note.startswith((KEPT_NAVIGATING, STOPPED_FOLLOWING)) for note in nav.notes):
         tab.navigated_at = time.time()  # the documents of its chain were ours; a page still moving is not counted out
     return nav
 
 
 async def _load(tab: Tab, url: str, settings: Settings, dialogs: DialogCenter | None, notes: list[str],
-                before: str, given: bool, mark: int, reasons: dict[str, str]) -> NavigationResult:
+                before: str, given: bool, mark: int, reasons: _NavigationReasons) -> NavigationResult:
     """The body of :func:`navigate`, with ``reasons`` filled by :class:`_NavigationReasons` as it goes."""
     page = tab.page
     timeout = settings.timeouts.navigation_ms
@@ -177,7 +179,7 @@ async def _load(tab: Tab, url: str, settings: Settings, dialogs: DialogCenter | 
         facts = await _wait_for_new_document(page, None, CLIENT_REDIRECT_WATCH_MS, settings)
         if facts is not None and facts is not _BUSY and _defragged(facts.nav_url) != _defragged(response.url):
             # The document goto() loaded was replaced while it loaded: list every page passed through.
-            chain.extend(_hops_between(tab, response.url, status, facts.nav_url, reasons,
+            chain.extend(_hops_between(tab, response.url, status, facts.nav_url, reasons.by_url,
                                        _left_by(first, response.url)))
             status = facts.status
     nav = NavigationResult(page.url, status, "", tuple(notes), tuple(chain))
@@ -200,27 +202,43 @@ CDP_WAIT_S = 1.0
 class _NavigationReasons:
     """While a navigation loads, why the page asked to go elsewhere: CDP ``Page.frameRequestedNavigation``
     (meta refresh, script, Refresh header…) on a CDP session of its own, closed at the end.
-    ``by_url`` maps each requested URL (without fragment) to how the card names the reason. Never raises:
-    without CDP (a non-Chromium remote browser) it stays empty and hops are named from the page's facts."""
+    ``by_url`` maps each requested URL (without fragment) to how the card names the reason; ``last_requested``
+    is the URL (without fragment) the main frame last asked to go to, and ``requested`` is set each time it
+    asks. Never raises: without CDP (a non-Chromium remote browser) all stay empty and hops are named from the
+    page's facts."""
 
     def __init__(self, page: Page) -> None:
         self._page = page
         self._cdp: CDPSession | None = None
+        self._main_frame_id: str | None = None
         self.by_url: dict[str, str] = {}
+        self.last_requested: str | None = None
+        self.requested = asyncio.Event()
 
     def _on_request(self, params: dict[str, Any]) -> None:
         reason = str(params.get("reason") or "")
         if params.get("url"):
-            self.by_url[_defragged(str(params["url"]))] = _REASONS.get(reason, reason or "client redirect")
+            url = _defragged(str(params["url"]))
+            self.by_url[url] = _REASONS.get(reason, reason or "client redirect")
+            if params.get("frameId") == self._main_frame_id and params.get("disposition", "currentTab") == "currentTab":
+                self.last_requested = url
+                self.requested.set()
 
     async def __aenter__(self) -> _NavigationReasons:
         try:  # a renderer stuck in a script answers neither: then hops are named without it
             self._cdp = await asyncio.wait_for(self._page.context.new_cdp_session(self._page), CDP_WAIT_S)
             self._cdp.on("Page.frameRequestedNavigation", self._on_request)
-            await asyncio.wait_for(self._cdp.send("Page.enable"), CDP_WAIT_S)
-        except (PlaywrightError, TimeoutError) as exc:  # no CDP here, the page closed, or busy
+            _, tree = await asyncio.wait_for(asyncio.gather(self._cdp.send("Page.enable"),
+                                                            self._cdp.send("Page.getFrameTree")), CDP_WAIT_S)
+            self._main_frame_id = str(tree["frameTree"]["frame"]["id"])
+        except (PlaywrightError, TimeoutError, KeyError) as exc:  # no CDP here, the page closed, or busy
             log.debug("no CDP session for navigation reasons: %s", one_line(str(exc), 120))
         return self
+
+    def pending_for(self, nav_url: str) -> bool:
+        """Whether the main frame has asked to go somewhere other than ``nav_url`` (the URL its current
+        document was loaded from): a navigation it requested and has not committed yet."""
+        return self.last_requested is not None and self.last_requested != _defragged(nav_url)
 
     async def __aexit__(self, *_exc: object) -> None:
         if self._cdp is not None:
@@ -347,11 +365,12 @@ async def _document(page: Page, timeout_s: float) -> _Document | None:
 
 
 async def follow_client_redirect(tab: Tab, nav: NavigationResult, settings: Settings,
-                                 reasons: dict[str, str] | None = None) -> NavigationResult:
+                                 reasons: _NavigationReasons | None = None) -> NavigationResult:
     """Follow the page where it moves by itself after loading.
 
     Each document is watched after its load for :data:`CLIENT_REDIRECT_WATCH_MS` ms when an inline script
-    of it sets ``location``, else :data:`QUIET_WATCH_MS` ms (plus the delay of
+    of it sets ``location`` or the page has asked to go elsewhere (``reasons``), else :data:`QUIET_WATCH_MS` ms,
+    extended when it asks meanwhile (plus the delay of
     a ``<meta http-equiv=refresh>`` due within :data:`CLIENT_REDIRECT_S` s). A new document (not a
     ``pushState``/``replaceState`` of the same one) adds a :class:`Hop` to ``nav.chain`` ("meta refresh"
     or "script"; ``reasons``, from :class:`_NavigationReasons`, names it exactly where it has the URL), at
@@ -369,22 +388,23 @@ async def follow_client_redirect(tab: Tab, nav: NavigationResult, settings: Sett
     deadline = clock.time() + FOLLOW_BUDGET_MS / 1000
     for hop in range(MAX_CLIENT_HOPS + 1 if facts is not _BUSY else 0):  # a busy page goes nowhere
         due = facts is not None and facts.refresh is not None and facts.refresh <= CLIENT_REDIRECT_S
-        watch_ms: float = CLIENT_REDIRECT_WATCH_MS if facts is None or facts.scripted else QUIET_WATCH_MS
+        asked = reasons is not None and facts is not None and reasons.pending_for(facts.nav_url)
+        watch_ms: float = CLIENT_REDIRECT_WATCH_MS if facts is None or facts.scripted or asked else QUIET_WATCH_MS
         watch_ms += facts.refresh * 1000 if due and facts and facts.refresh else 0
         try:
             moved = await asyncio.wait_for(_wait_for_new_document(
-                page, facts.origin if facts is not None else None, watch_ms, settings),
+                page, facts.origin if facts is not None else None, watch_ms, settings, reasons),
                 max(0.0, deadline - clock.time()))
         except TimeoutError:  # a page that navigates again and again (every 50 ms): describe it as it is now
             notes.append(f"{KEPT_NAVIGATING}; stopped following it after {FOLLOW_BUDGET_MS / 1000:g} s")
             break
         if moved is None:
             break
-        chain.extend(_hops_between(tab, left_url, status, moved.nav_url, reasons or {},
+        chain.extend(_hops_between(tab, left_url, status, moved.nav_url, reasons.by_url if reasons else {},
                                    "meta refresh" if due else "script"))
         facts, status, left_url = moved, moved.status, moved.url
         if hop == MAX_CLIENT_HOPS - 1:
-            notes.append(f"stopped following the page after {MAX_CLIENT_HOPS} client-side redirects")
+            notes.append(f"{STOPPED_FOLLOWING} after {MAX_CLIENT_HOPS} client-side redirects")
             break
     # A page stuck in a script would not give its title either: the read that follows reports it.
     title = "" if facts is _BUSY else await page_title(tab, settings)
@@ -395,34 +415,63 @@ async def follow_client_redirect(tab: Tab, nav: NavigationResult, settings: Sett
 FOLLOW_BUDGET_MS = 5_000
 #: The card's note for a page that was still navigating when following stopped.
 KEPT_NAVIGATING = "the page kept navigating by itself"
+#: The card's note for a page that was still redirecting after :data:`MAX_CLIENT_HOPS` hops. Like
+#: :data:`KEPT_NAVIGATING`, its documents count as its own (:func:`_navigating_by_itself`): it may still be moving.
+STOPPED_FOLLOWING = "stopped following the page"
 
 
-async def _wait_for_new_document(page: Page, origin: float | None, watch_ms: float,
-                                 settings: Settings) -> _Document | None:
+async def _wait_for_new_document(page: Page, origin: float | None, watch_ms: float, settings: Settings,
+                                 reasons: _NavigationReasons | None = None) -> _Document | None:
     """Wait up to ``watch_ms`` ms for the main frame to hold a document other than the one whose
     ``timeOrigin`` is ``origin`` (``None``: the page was leaving it already), then for that document's
-    ``load`` (at most :data:`REDIRECT_LOAD_WAIT_MS` ms). Returns the new document's facts, or ``None``
-    if the page stayed (or never answered)."""
+    ``load`` (at most :data:`REDIRECT_LOAD_WAIT_MS` ms). When the page asks to go elsewhere meanwhile
+    (``reasons``), the window runs :data:`CLIENT_REDIRECT_WATCH_MS` ms from then. Returns the new document's
+    facts, or ``None`` if the page stayed (or never answered)."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + watch_ms / 1000
-    while True:
-        facts = await _document(page, max(NAVIGATION_POLL_MS / 1000, deadline - loop.time()))
-        if facts is _BUSY:  # an endless script: it is not navigating
-            return None
-        if facts is not None and (origin is None or facts.origin != origin):
-            try:
-                await page.wait_for_load_state("load", timeout=REDIRECT_LOAD_WAIT_MS)
-            except PlaywrightError as exc:  # still loading: read it as it is
-                log.debug("client redirect not loaded: %s", one_line(str(exc), 120))
-            loaded = await _document(page, min(settings.timeouts.read_ms / 1000, CLIENT_REDIRECT_S))
-            return loaded if loaded is not None and loaded is not _BUSY else facts
-        left_ms = (deadline - loop.time()) * 1000
-        if left_ms <= 0:
-            return None
-        try:
-            await page.wait_for_event("framenavigated", lambda f: f.parent_frame is None, timeout=left_ms)
-        except PlaywrightError:  # no navigation within the window (Playwright's TimeoutError is one)
-            return None
+    navigated = asyncio.Event()
+
+    def on_navigated(frame: Frame) -> None:
+        if frame.parent_frame is None:
+            navigated.set()
+
+    page.on("framenavigated", on_navigated)
+    try:
+        while True:
+            navigated.clear()
+            facts = await _document(page, max(NAVIGATION_POLL_MS / 1000, deadline - loop.time()))
+            if facts is _BUSY:  # an endless script: it is not navigating
+                return None
+            if facts is not None and (origin is None or facts.origin != origin):
+                try:
+                    await page.wait_for_load_state("load", timeout=REDIRECT_LOAD_WAIT_MS)
+                except PlaywrightError as exc:  # still loading: read it as it is
+                    log.debug("client redirect not loaded: %s", one_line(str(exc), 120))
+                loaded = await _document(page, min(settings.timeouts.read_ms / 1000, CLIENT_REDIRECT_S))
+                return loaded if loaded is not None and loaded is not _BUSY else facts
+            if facts is not None and reasons is not None and reasons.pending_for(facts.nav_url):
+                deadline = max(deadline, loop.time() + CLIENT_REDIRECT_WATCH_MS / 1000)
+            if not await _navigated_within(navigated, reasons, deadline - loop.time()):
+                return None
+    finally:
+        page.remove_listener("framenavigated", on_navigated)
+
+
+async def _navigated_within(navigated: asyncio.Event, reasons: _NavigationReasons | None, left_s: float) -> bool:
+    """Wait up to ``left_s`` s for the main frame to navigate (``navigated``) or to ask to
+    (``reasons.requested``); ``False`` when neither came."""
+    if left_s <= 0:
+        return False
+    waits = [asyncio.ensure_future(navigated.wait())]
+    if reasons is not None:
+        reasons.requested.clear()
+        waits.append(asyncio.ensure_future(reasons.requested.wait()))
+    try:
+        done, _ = await asyncio.wait(waits, timeout=left_s, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for w in waits:
+            w.cancel()
+    return bool(done)
 
 
 #: Shortest wait (ms) for a document's facts while the watch window is nearly over.

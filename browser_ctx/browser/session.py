@@ -185,6 +185,8 @@ class BrowserSession:
         self.dialogs = DialogCenter(settings.dialogs)
         #: Background measurements of ledger baselines still running (``server.tools.ledger``).
         self.baseline_tasks: set[asyncio.Future[int | None]] = set()
+        #: Those of them still waiting for the session to go idle (not yet asking the page anything).
+        self.baselines_waiting: set[asyncio.Future[int | None]] = set()
         #: Set to run those measurements now instead of waiting for the session to go idle.
         self.baselines_due = asyncio.Event()
         #: When (``time.monotonic()`` s) the session's last tool call ended (set by the server's pipeline).

@@ -37,7 +37,7 @@ from ..core.tokens import count_tokens
 from ..core.urls import clip_middle
 from ..settings import Settings
 from .registry import Rendered, ToolCall, ToolSpec
-from .tools.ledger import BASELINE_BEFORE_CHANGE_S, measure_baseline, settle_baselines
+from .tools.ledger import drop_waiting_baselines, measure_baseline
 
 __all__ = ["call_tool", "error_result", "validate_arguments", "page_changed", "cap_capture", "META_STRING_CHARS"]
 
@@ -276,9 +276,8 @@ async def _call_tool(spec: ToolSpec, arguments: dict[str, Any] | None, session: 
                 text, full_tokens = capture.text, capture.full_tokens
                 extra.update(capture.meta)
             else:
-                if not spec.read_only and session.baseline_tasks:
-                    # measure the page as it was read, before this call changes it (bounded: a hung one goes on)
-                    await settle_baselines(session, BASELINE_BEFORE_CHANGE_S)
+                if not spec.read_only:
+                    drop_waiting_baselines(session)  # never delay a call that changes the page to price a read
                 rendered: Rendered = await spec.handler(ToolCall(spec.name, args, session, settings, budget))
                 notes.extend(session.redactor.scrub(n) for n in session.take_notes())  # may quote page text
                 images = list(rendered.images)

@@ -3,7 +3,7 @@
 - :func:`measure_baseline`: the pipeline calls it for tools with a ``ToolSpec.baseline`` (reads) to
   price them against a full ``aria_snapshot(mode="ai")`` of the same page.
 - :func:`settle_baselines`: waits for those measurements (run in the background, kept in
-  ``BrowserSession.baseline_tasks``).
+  ``BrowserSession.baseline_tasks``); :func:`drop_waiting_baselines` gives up those not yet started.
 - :func:`tools_list_tokens`: what the tool definitions cost (stored in ``Ledger.definition_tokens``).
 """
 
@@ -24,7 +24,7 @@ from ...browser.targets import locator_for
 from ...core.tokens import count_tokens
 from ..registry import Rendered, ToolCall, ToolSpec
 
-__all__ = ["TOOLS", "stats", "measure_baseline", "settle_baselines", "tools_list_tokens",
+__all__ = ["TOOLS", "stats", "measure_baseline", "settle_baselines", "drop_waiting_baselines", "tools_list_tokens",
            "BASELINE_MAX_ELEMENTS"]
 
 #: Pages with more elements than this get no measured baseline: a full ``aria_snapshot`` there costs
@@ -38,13 +38,12 @@ SNAPSHOT_TIMEOUT_MS = 20_000
 SETTLE_TIMEOUT_S = 30.0
 #: A baseline's ``aria_snapshot`` starts only once the session has had no call for this long (s), so it never
 #: competes with the agent's next call for the renderer: run at once, it made the snapshot that follows a
-#: navigate 2x slower (median 0.08 -> 0.19 s on 20 corpus pages). ``browser_ctx_stats`` and any call that may
-#: change the page (not read-only) start the waiting ones first (:func:`settle_baselines`).
+#: navigate 2x slower (median 0.08 -> 0.19 s on 20 corpus pages). ``browser_ctx_stats`` starts the waiting ones
+#: at once and waits for them (:func:`settle_baselines`); a call that may change the page gives up those still
+#: waiting (:func:`drop_waiting_baselines`: those reads stay unmeasured, and the ledger says how many were
+#: measured). An agent thinks for seconds between calls, so its reads are measured; a script calling back to
+#: back is never slowed down (waiting for them cost every navigation of the corpus bench 0.12 s, median).
 BASELINE_IDLE_S = 1.0
-#: The longest (s) a call that may change the page waits for those measurements first; one still running then
-#: goes on beside it (a page whose aria_snapshot hangs, such as one with a blocked file: iframe, held the next
-#: navigation for the snapshot's whole 20 s timeout).
-BASELINE_BEFORE_CHANGE_S = 1.0
 
 
 async def stats(call: ToolCall) -> Rendered:
@@ -70,17 +69,19 @@ async def measure_baseline(session: BrowserSession, target: str | None,
     """Price a read for the ledger: the tokens of a full ``aria_snapshot(mode="ai")`` of the current page
     (what ``@playwright/mcp`` returns for a snapshot or a navigation), or of ``target``'s first match.
 
-    Cost, kept off the call's path: one element count (a few ms); then, unless the page has more than
-    :data:`BASELINE_MAX_ELEMENTS` elements, one ``aria_snapshot`` in a background task that starts when the
-    session is idle (:data:`BASELINE_IDLE_S`; unmeasured if the page moved to another URL by then) (typically
-    0.1-1 s of renderer time on an ordinary page; the very first in a browser takes a few seconds
-    more) whose token count settles the ledger when done. Results are cached by tab, URL, page version
-    and target, so re-reading an unchanged page measures nothing. ``browser_ctx_stats`` waits for
-    pending measurements (:func:`settle_baselines`).
+    Cost on the call's path: none when the read gave its page version (else one page-version evaluate) and a
+    cache lookup. The rest runs in a background task that starts when the session is idle
+    (:data:`BASELINE_IDLE_S`): the read is unmeasured if the page moved to another URL or changed by then, or
+    has more than :data:`BASELINE_MAX_ELEMENTS` elements; otherwise one ``aria_snapshot`` (typically 0.1-1 s
+    of renderer time on an ordinary page; the very first in a browser takes a few seconds more) whose token
+    count settles the ledger when done. Results are cached by tab, URL, page version and target, so
+    re-reading an unchanged page measures nothing. ``browser_ctx_stats`` waits for pending measurements
+    (:func:`settle_baselines`); a call that may change the page drops those not started
+    (:func:`drop_waiting_baselines`).
 
     Returns:
-        The cached token count; a task that yields it (``None`` on failure); or ``None`` when the page
-        is too large or gone (the ledger then assumes no saving).
+        The cached token count; a task that yields it (``None`` when unmeasured); or ``None`` when the page
+        is gone (the ledger then assumes no saving).
     """
     tab = session.peek_tab()
     if tab is None:
@@ -93,26 +94,23 @@ async def measure_baseline(session: BrowserSession, target: str | None,
         cached = session.ledger.cached_baseline(key)
         if cached is not None:
             return cached
-    try:
-        elements = await asyncio.wait_for(page.evaluate("() => document.getElementsByTagName('*').length"),
-                                          COUNT_TIMEOUT_S)
-    except (TimeoutError, PlaywrightError):  # busy or navigating: no baseline
-        return None
-    if elements > BASELINE_MAX_ELEMENTS:
-        return None
-
     url = page.url
 
     async def measure() -> int | None:
         await _until_idle(session)
+        session.baselines_waiting.discard(task)
         try:
-            if page.url != url:
-                return None  # the page moved on before the session went idle: that read is not measured
+            if page.url != url or (version and await page_version(page, worlds=tab.worlds) != version):
+                return None  # the page moved on or changed before the session went idle: that read is not measured
+            elements = await asyncio.wait_for(page.evaluate("() => document.getElementsByTagName('*').length"),
+                                              COUNT_TIMEOUT_S)
+            if elements > BASELINE_MAX_ELEMENTS:
+                return None
             if target:
                 snap = await locator_for(tab, target).first.aria_snapshot(mode="ai", timeout=SNAPSHOT_TIMEOUT_MS)
             else:
                 snap = await page.aria_snapshot(mode="ai", timeout=SNAPSHOT_TIMEOUT_MS)
-        except (PlaywrightError, BrowserCtxError):  # a baseline is best-effort: unmeasured, no saving claimed
+        except (TimeoutError, PlaywrightError, BrowserCtxError):  # best-effort: unmeasured, no saving claimed
             return None
         tokens = count_tokens(snap)
         if key is not None:
@@ -122,7 +120,9 @@ async def measure_baseline(session: BrowserSession, target: str | None,
     task = asyncio.ensure_future(measure())
     pending = session.baseline_tasks
     pending.add(task)
+    session.baselines_waiting.add(task)
     task.add_done_callback(pending.discard)
+    task.add_done_callback(session.baselines_waiting.discard)
     return task
 
 
@@ -135,6 +135,17 @@ async def _until_idle(session: BrowserSession) -> None:
             return
         with contextlib.suppress(TimeoutError):  # waited out the quiet time: look again
             await asyncio.wait_for(session.baselines_due.wait(), max(0.05, BASELINE_IDLE_S - quiet))
+
+
+def drop_waiting_baselines(session: BrowserSession) -> int:
+    """Cancel the session's baseline measurements still waiting for an idle session (their reads stay
+    unmeasured: the ledger counts them at what they returned); those already measuring go on. Returns how
+    many were dropped. Never waits."""
+    waiting = list(session.baselines_waiting)
+    for task in waiting:
+        task.cancel()
+    session.baselines_waiting.clear()
+    return len(waiting)
 
 
 async def settle_baselines(session: BrowserSession, timeout: float = SETTLE_TIMEOUT_S) -> None:

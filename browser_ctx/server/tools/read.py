@@ -113,7 +113,7 @@ async def navigate(call: ToolCall) -> Rendered:
         meta["redirects"] = [{"url": h.url, "status": h.status, "how": h.how} for h in nav.chain]
     if nav.dialogs:
         meta["dialogs"] = [{"type": d.type, "message": d.message, "accepted": d.accepted} for d in nav.dialogs]
-    return Rendered(card, meta=meta, capture=False, tab=tab.id)
+    return Rendered(card, meta=meta, capture=False, version=read.version, tab=tab.id)
 
 
 async def snapshot(call: ToolCall) -> Rendered:
