@@ -320,6 +320,7 @@ class PageRead:
             was not collected included), for the page fingerprint; ``""`` for a complete read.
         siblings_left: for a read that stopped early, the most element siblings left unread in one parent on
             the walk's way out (the rest of the list or run it stopped in); 0 for a complete read.
+        title: the document's title at the read (``document.title``), from the same evaluate.
     """
 
     html: str
@@ -330,6 +331,7 @@ class PageRead:
     complete: bool
     rest: str = ""
     siblings_left: int = 0
+    title: str = ""
 
     @property
     def elements_left(self) -> int:
@@ -370,7 +372,7 @@ async def extract_page(frame: Frame, *, frame_ids: FrameIds, max_chars: int = 0,
                     loading=facts.get("readyState", "complete") != "complete",
                     elements=int(facts.get("elements") or 0), walked=int(facts.get("walked") or 0),
                     complete=not facts.get("stopped"), rest=str(facts.get("rest") or ""),
-                    siblings_left=int(facts.get("siblingsLeft") or 0))
+                    siblings_left=int(facts.get("siblingsLeft") or 0), title=str(facts.get("title") or ""))
 
 
 def _locator_text(locator: Locator) -> str:

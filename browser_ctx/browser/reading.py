@@ -13,7 +13,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from typing import Any, NamedTuple, TypeVar
 from urllib.parse import urlsplit
@@ -104,6 +104,9 @@ class NavigationResult:
         notes: one-line notes for the card.
         chain: the pages left on the way, first first (see :class:`~browser_ctx.core.outline.Hop`).
         dialogs: dialogs the pages opened while loading, as they were answered.
+        read: when :func:`navigate` was given ``read``: its task, run while the final document was watched for a
+            client redirect (done; its exception, if any, is kept in it). ``None`` otherwise, or when the page
+            moved on after it started (read it again).
     """
 
     url: str
@@ -112,15 +115,20 @@ class NavigationResult:
     notes: tuple[str, ...] = ()
     chain: tuple[Hop, ...] = ()
     dialogs: tuple[DialogInfo, ...] = ()
+    read: asyncio.Future[Any] | None = None
 
 
-async def navigate(tab: Tab, url: str, settings: Settings, dialogs: DialogCenter | None = None) -> NavigationResult:
+async def navigate(tab: Tab, url: str, settings: Settings, dialogs: DialogCenter | None = None,
+                   read: Callable[[], Awaitable[Any]] | None = None) -> NavigationResult:
     """Load ``url`` in ``tab`` up to ``DOMContentLoaded``, wait briefly for ``load``, then follow the page
     where it goes by itself: a ``<meta http-equiv="refresh">`` of 2 s or less, or a script that changes
     ``location`` within :data:`CLIENT_REDIRECT_WATCH_MS` ms of a page's load (:data:`QUIET_WATCH_MS` ms when
     no inline script sets ``location``; at most
     :data:`MAX_CLIENT_HOPS` hops). Server redirects (3xx) and client hops are listed in ``chain``;
     ``status`` is the final document's. ``dialogs`` (the session's) lists what opened during the load.
+    ``read`` (optional): a read of the page started once the final document has loaded, beside the watch for
+    a client redirect (which is mostly waiting), returned in ``NavigationResult.read``; the title is then
+    left to the caller (``""``), who has it from that read.
 
     Raises:
         NavigationError: the load failed (names the ``net::ERR_…``), or the page answered with an HTTP
@@ -138,14 +146,15 @@ async def navigate(tab: Tab, url: str, settings: Settings, dialogs: DialogCenter
         # Its next self-navigation could otherwise land after ours and be followed as a redirect of ours.
         notes.append("the page was navigating by itself non-stop; its scripts were stopped to leave it")
     async with _NavigationReasons(page) as reasons:
-        nav = await _load(tab, url, settings, dialogs, notes, before, given, mark, reasons)
+        nav = await _load(tab, url, settings, dialogs, notes, before, given, mark, reasons, read)
     if not any(note.startswith((KEPT_NAVIGATING, STOPPED_FOLLOWING)) for note in nav.notes):
         tab.navigated_at = time.time()  # the documents of its chain were ours; a page still moving is not counted out
     return nav
 
 
 async def _load(tab: Tab, url: str, settings: Settings, dialogs: DialogCenter | None, notes: list[str],
-                before: str, given: bool, mark: int, reasons: _NavigationReasons) -> NavigationResult:
+                before: str, given: bool, mark: int, reasons: _NavigationReasons,
+                read: Callable[[], Awaitable[Any]] | None) -> NavigationResult:
     """The body of :func:`navigate`, with ``reasons`` filled by :class:`_NavigationReasons` as it goes."""
     page = tab.page
     timeout = settings.timeouts.navigation_ms
@@ -183,7 +192,7 @@ async def _load(tab: Tab, url: str, settings: Settings, dialogs: DialogCenter | 
                                        _left_by(first, response.url)))
             status = facts.status
     nav = NavigationResult(page.url, status, "", tuple(notes), tuple(chain))
-    nav = await follow_client_redirect(tab, nav, settings, reasons)
+    nav = await follow_client_redirect(tab, nav, settings, reasons, read)
     found = tuple(dialogs.since(mark)) if dialogs is not None else ()
     return replace(nav, dialogs=found)
 
@@ -365,7 +374,8 @@ async def _document(page: Page, timeout_s: float) -> _Document | None:
 
 
 async def follow_client_redirect(tab: Tab, nav: NavigationResult, settings: Settings,
-                                 reasons: _NavigationReasons | None = None) -> NavigationResult:
+                                 reasons: _NavigationReasons | None = None,
+                                 read: Callable[[], Awaitable[Any]] | None = None) -> NavigationResult:
     """Follow the page where it moves by itself after loading.
 
     Each document is watched after its load for :data:`CLIENT_REDIRECT_WATCH_MS` ms when an inline script
@@ -375,7 +385,9 @@ async def follow_client_redirect(tab: Tab, nav: NavigationResult, settings: Sett
     ``pushState``/``replaceState`` of the same one) adds a :class:`Hop` to ``nav.chain`` ("meta refresh"
     or "script"; ``reasons``, from :class:`_NavigationReasons`, names it exactly where it has the URL), at
     most :data:`MAX_CLIENT_HOPS` of them. Returns the result for the final document:
-    its URL, HTTP status and title, ``nav``'s notes, chain and dialogs kept. Never raises."""
+    its URL, HTTP status and title, ``nav``'s notes, chain and dialogs kept. With ``read``, each document is read
+    while it is watched, and the read of the one the page stays on is returned (``NavigationResult.read``; the
+    title is then ``""``: the caller has it from its read). Never raises."""
     page = tab.page
     chain = list(nav.chain)
     notes = list(nav.notes)
@@ -391,15 +403,21 @@ async def follow_client_redirect(tab: Tab, nav: NavigationResult, settings: Sett
         asked = reasons is not None and facts is not None and reasons.pending_for(facts.nav_url)
         watch_ms: float = CLIENT_REDIRECT_WATCH_MS if facts is None or facts.scripted or asked else QUIET_WATCH_MS
         watch_ms += facts.refresh * 1000 if due and facts and facts.refresh else 0
+        reading = asyncio.ensure_future(read()) if read is not None and facts is not None else None
         try:
             moved = await asyncio.wait_for(_wait_for_new_document(
                 page, facts.origin if facts is not None else None, watch_ms, settings, reasons),
                 max(0.0, deadline - clock.time()))
         except TimeoutError:  # a page that navigates again and again (every 50 ms): describe it as it is now
             notes.append(f"{KEPT_NAVIGATING}; stopped following it after {FOLLOW_BUDGET_MS / 1000:g} s")
+            await _discard(reading)
             break
         if moved is None:
+            if reading is not None:
+                await asyncio.wait([reading])
+                return NavigationResult(page.url, status, "", tuple(notes), tuple(chain), nav.dialogs, reading)
             break
+        await _discard(reading)  # it read the document the page left
         chain.extend(_hops_between(tab, left_url, status, moved.nav_url, reasons.by_url if reasons else {},
                                    "meta refresh" if due else "script"))
         facts, status, left_url = moved, moved.status, moved.url
@@ -409,6 +427,14 @@ async def follow_client_redirect(tab: Tab, nav: NavigationResult, settings: Sett
     # A page stuck in a script would not give its title either: the read that follows reports it.
     title = "" if facts is _BUSY else await page_title(tab, settings)
     return NavigationResult(page.url, status, title, tuple(notes), tuple(chain), nav.dialogs)
+
+
+async def _discard(task: asyncio.Future[Any] | None) -> None:
+    """Let a read of a document the page has left finish, and drop its result (or its error)."""
+    if task is not None:
+        await asyncio.wait([task])
+        if not task.cancelled():
+            task.exception()  # retrieved: a read of a replaced document fails, and that is expected
 
 
 #: The longest time (ms) following client-side redirects may take in all, whatever the hops.

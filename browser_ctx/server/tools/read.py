@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from ..._errors import PageError
@@ -87,20 +88,25 @@ async def navigate(call: ToolCall) -> Rendered:
     """
     url = reading.normalise_url(call.args["url"], call.settings.allowed_schemes)
     tab = await call.session.current_tab()
-    nav = await reading.navigate(tab, url, call.settings, call.session.dialogs)
+
+    async def card_read() -> PageRead:  # the card's outline needs headings and counts only: no accessibility tree
+        return await reading.read_page(tab, call.settings, collect_chars(call.budget.tokens, call.budget.chars),
+                                       with_semantics=False)
+
+    nav = await reading.navigate(tab, url, call.settings, call.session.dialogs, read=card_read)
     for attempt in range(4):  # the page moved on while we read it: follow it, then read where it went
         try:
-            read = await reading.read_page(tab, call.settings, collect_chars(call.budget.tokens, call.budget.chars),
-                                           with_semantics=False)  # the card's outline needs headings and counts only
-            html = read.html
+            read = nav.read.result() if nav.read is not None else await card_read()
         except PageError as exc:
             if attempt == 3 or "navigated" not in str(exc):
                 raise
-            nav = await reading.follow_client_redirect(tab, nav, call.settings)
+            nav = await reading.follow_client_redirect(tab, replace(nav, read=None), call.settings)
             continue
         if tab.page.url == nav.url or attempt == 3:
             break
-        nav = await reading.follow_client_redirect(tab, nav, call.settings)
+        nav = await reading.follow_client_redirect(tab, replace(nav, read=None), call.settings)
+    html = read.html
+    nav = replace(nav, title=read.title or nav.title)
     _say_partial(call, read)
     await tab.events.sync()  # count what Chromium has already sent (never raises: returns False when it cannot)
     summary = tab.events.load_summary()
@@ -132,9 +138,9 @@ async def snapshot(call: ToolCall) -> Rendered:
     tab = await call.session.current_tab()
     await _journal_note(call, tab)
     page = tab.page
-    title = await reading.page_title(tab, call.settings)
     target = call.args.get("target")
     if target:
+        title = await reading.page_title(tab, call.settings)
         parts = await reading.target_html(tab, target, call.settings)
         total = max(len(parts), await reading.count_matches(tab, target))
         rendered = [render_snapshot(p, url=page.url, page_line=False, options=UNFOLDED) for p in parts]
@@ -143,7 +149,7 @@ async def snapshot(call: ToolCall) -> Rendered:
     else:
         read = await reading.read_page(tab, call.settings, collect_chars(call.budget.tokens, call.budget.chars))
         html = read.html
-        text = await _off_loop(lambda: render_snapshot(html, title=title, url=page.url), len(html))
+        text = await _off_loop(lambda: render_snapshot(html, title=read.title, url=page.url), len(html))
         meta = {PAGE_META_KEY: page_fingerprint([html, read.rest])}
         version = read.version
         partial = _say_partial(call, read)
