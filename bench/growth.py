@@ -3,8 +3,10 @@
 Generated pages of 1k, 10k, 50k and 200k elements (:mod:`bench.large_pages`, served from memory on localhost) are
 loaded by each server in turn (``navigate``), then read with its snapshot tool and, for browser-ctx, also with
 ``browser_text``; each call's wall time (s, from the stdio client) and o200k tokens (everything the client
-receives) are reported. The reference row is plain Playwright in the same Chromium: time to DOMContentLoaded and to
-``load`` of the same page (what a navigate cannot beat).
+receives) are reported. The reference row is plain Playwright in the same Chromium: time to DOMContentLoaded, to
+``load`` of the same page, and until the loaded page first answers a script that reads its layout (*readable*: a large
+page is laid out after ``load``, and nothing can read what is visible before that; a navigate that returns a card
+of visible headings cannot beat it).
 
 Usage: ``python -m bench.growth [--servers browser-ctx,playwright-mcp,chrome-devtools-mcp] [--sizes 1000,10000,…]
 [--json FILE]``. A call gets ``--timeout`` s (default 180) before it counts as timed out. Prints a markdown table;
@@ -48,7 +50,9 @@ def _routes(sizes: tuple[int, ...]) -> dict[str, Any]:
 
 
 async def plain_playwright(site: str, sizes: tuple[int, ...]) -> dict[int, dict[str, float]]:
-    """Seconds plain Playwright takes to reach DOMContentLoaded and ``load`` of each page (fresh page each)."""
+    """Seconds plain Playwright takes to reach DOMContentLoaded, ``load``, and the first answer of a script reading
+    layout after ``load`` (*readable*), for each page (fresh page each; nothing is evaluated before ``load``, which
+    would hold ``load`` back on a large page)."""
     settings = LaunchSettings(offline_external=True)
     out: dict[int, dict[str, float]] = {}
     async with async_playwright() as pw:
@@ -60,7 +64,9 @@ async def plain_playwright(site: str, sizes: tuple[int, ...]) -> dict[int, dict[
                 await page.goto(f"{site}/large/spans-{n}.html", wait_until="domcontentloaded", timeout=180_000)
                 dcl = time.perf_counter() - t
                 await page.wait_for_load_state("load", timeout=180_000)
-                out[n] = {"domcontentloaded": dcl, "load": time.perf_counter() - t}
+                load = time.perf_counter() - t
+                await page.evaluate("() => document.body.getBoundingClientRect().height")
+                out[n] = {"domcontentloaded": dcl, "load": load, "readable": time.perf_counter() - t}
                 await page.close()
         finally:
             await browser.close()
@@ -93,8 +99,9 @@ def markdown(result: dict[str, Any]) -> str:
     head = "| server | call | " + " | ".join(f"{n:,} el." for n in sizes) + " |"
     lines = [head, "|---|---|" + "---:|" * len(sizes)]
     ref = result["playwright"]
-    lines.append("| plain Playwright | DOMContentLoaded / load s | "
-                 + " | ".join(f"{ref[str(n)]['domcontentloaded']:.2f} / {ref[str(n)]['load']:.2f}" for n in sizes)
+    lines.append("| plain Playwright | DOMContentLoaded / load / readable s | "
+                 + " | ".join(f"{ref[str(n)]['domcontentloaded']:.2f} / {ref[str(n)]['load']:.2f} / "
+                              f"{ref[str(n)].get('readable', float('nan')):.2f}" for n in sizes)
                  + " |")
     for server, rows in result["servers"].items():
         for call in ("navigate", "snapshot", "text"):

@@ -88,6 +88,15 @@ async def test_huge_page_snapshot_and_text_are_bounded_and_labelled(site):
             assert meta["fullTokens"] > result_tokens(got) or meta["fullLength"] > len(text), meta
         snap = await s.call_tool("browser_snapshot", {"force": True})
         assert "Item 0" in result_text(snap)
+        # past 50,000 elements names come from the markup, and the snapshot says so
+        assert any("Chromium's accessibility tree is not asked" in n for n in snap.structured_content["notes"])
+
+
+async def test_names_come_from_chromium_below_the_size_limit(site):
+    async with mcp_session() as s:
+        await s.call_tool("browser_navigate", {"url": f"{site}/large/spans-1000.html"})
+        snap = await s.call_tool("browser_snapshot", {})
+        assert not any("accessibility tree is not asked" in n for n in snap.structured_content.get("notes", []))
 
 
 async def test_small_page_is_read_whole(site):

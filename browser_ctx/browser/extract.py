@@ -63,6 +63,11 @@ MAX_NAME_CHARS = semantics.MAX_NAME_CHARS
 #: (the first in document order); the rest keep the walker's own names. Each costs one CDP round trip (about
 #: 0.3-1 ms, see ``bench/ax_cost.py``); an 8,000-token read shows at most about this many named elements.
 MAX_SEMANTIC_NODES = 400
+#: Documents with more elements than this are read with the walker's own names: Chromium builds the
+#: accessibility tree of the whole document for the first node asked about (and again on every read, the tree
+#: not being kept), 0.7-1.8 s on a page of 200,000 elements against 0.05 s at 10,000. The read says so
+#: (:attr:`PageRead.walker_names`).
+SEMANTICS_MAX_ELEMENTS = 50_000
 #: Seconds :func:`page_version` waits for a page's answer before saying it has none (a busy page).
 VERSION_TIMEOUT_S = 5.0
 #: Tries :func:`page_version` makes while the page is navigating, :data:`VERSION_RETRY_S` apart.
@@ -200,13 +205,16 @@ async def _with_closed_roots(html: str, frame: Frame, frame_ids: FrameIds, token
 
 async def _extract(frame: Frame, frame_ids: FrameIds, root: ElementHandle | None, budget_s: float,
                    max_chars: int = 0, facts: dict | None = None,
-                   sessions: semantics.FrameSessions | None = None, worlds: Worlds | None = None) -> str:
+                   sessions: semantics.FrameSessions | None = None, worlds: Worlds | None = None,
+                   walker_names: bool = False) -> str:
     """One frame (or ``root`` in it) plus its child frames, spliced. Raises what Playwright raises.
 
     ``max_chars`` > 0 bounds each frame's walk (characters of visible HTML); ``facts``, when given, receives
     the frame's facts from the same evaluate (``version``, ``readyState``, ``elements``, ``walked``, ``stopped``).
     With ``sessions``, the accessible names, invalid state and custom-control values of the nodes the walk
-    named come from Chromium's accessibility tree (:mod:`.semantics`), each frame's joined before splicing.
+    named come from Chromium's accessibility tree (:mod:`.semantics`), each frame's joined before splicing,
+    unless ``walker_names`` or the document (with ``facts``) has over :data:`SEMANTICS_MAX_ELEMENTS` elements
+    (``facts["walkerNames"]``): then the walker's own names stay.
     """
     children = [c for c in frame.child_frames if not c.is_detached()]
     if children:
@@ -228,10 +236,15 @@ async def _extract(frame: Frame, frame_ids: FrameIds, root: ElementHandle | None
     html, counter = got[0], got[1]
     if facts is not None and len(got) > 2 and isinstance(got[2], dict):
         facts.update(got[2])
+        if sessions is not None and int(facts.get("elements") or 0) > SEMANTICS_MAX_ELEMENTS:
+            facts["walkerNames"] = walker_names = True
     if isinstance(counter, (int, float)) and counter > frame_ids._ref_high.get(frame, 0):
         frame_ids._ref_high[frame] = int(counter)
     if sessions is not None:
-        html = await _with_semantics(html, frame, token, sessions, worlds)
+        if walker_names:  # a huge document: its frames keep the walker's names too
+            html = semantics.join_semantics(html, [], MAX_NAME_CHARS, MAX_VALUE_CHARS)
+        else:
+            html = await _with_semantics(html, frame, token, sessions, worlds)
         if "<bc-shadow" in html:
             html = await _with_closed_roots(html, frame, frame_ids, token, sessions, worlds, opts)
     elif "<bc-shadow" in html:
@@ -251,7 +264,8 @@ async def _extract(frame: Frame, frame_ids: FrameIds, root: ElementHandle | None
             return ""
         try:
             return _strip_document_wrapper(await asyncio.wait_for(
-                _extract(child, frame_ids, None, child_budget, max_chars, None, sessions, worlds), child_budget))
+                _extract(child, frame_ids, None, child_budget, max_chars, None, sessions, worlds, walker_names),
+                child_budget))
         except (PlaywrightError, TimeoutError):  # never raise for a child frame: leave its placeholder empty
             return ""
 
@@ -321,6 +335,8 @@ class PageRead:
         siblings_left: for a read that stopped early, the most element siblings left unread in one parent on
             the walk's way out (the rest of the list or run it stopped in); 0 for a complete read.
         title: the document's title at the read (``document.title``), from the same evaluate.
+        walker_names: names come from the walker alone, not Chromium's accessibility tree, because the document
+            has more than :data:`SEMANTICS_MAX_ELEMENTS` elements.
     """
 
     html: str
@@ -332,6 +348,7 @@ class PageRead:
     rest: str = ""
     siblings_left: int = 0
     title: str = ""
+    walker_names: bool = False
 
     @property
     def elements_left(self) -> int:
@@ -372,7 +389,8 @@ async def extract_page(frame: Frame, *, frame_ids: FrameIds, max_chars: int = 0,
                     loading=facts.get("readyState", "complete") != "complete",
                     elements=int(facts.get("elements") or 0), walked=int(facts.get("walked") or 0),
                     complete=not facts.get("stopped"), rest=str(facts.get("rest") or ""),
-                    siblings_left=int(facts.get("siblingsLeft") or 0), title=str(facts.get("title") or ""))
+                    siblings_left=int(facts.get("siblingsLeft") or 0), title=str(facts.get("title") or ""),
+                    walker_names=bool(facts.get("walkerNames")))
 
 
 def _locator_text(locator: Locator) -> str:

@@ -108,9 +108,12 @@ async def navigate(call: ToolCall) -> Rendered:
     html = read.html
     nav = replace(nav, title=read.title or nav.title)
     _say_partial(call, read)
-    await tab.events.sync()  # count what Chromium has already sent (never raises: returns False when it cannot)
+    # count what Chromium has already sent (never raises: returns False when it cannot), beside the outline
+    synced = asyncio.ensure_future(tab.events.sync())
+    page_outline = outline(html)
+    await synced
     summary = tab.events.load_summary()
-    card = render_card(url=nav.url, status=nav.status, title=nav.title, outline=outline(html),
+    card = render_card(url=nav.url, status=nav.status, title=nav.title, outline=page_outline,
                        console_errors=summary.get("consoleErrors", 0),
                        failed_requests=summary.get("failedRequests", 0), notes=nav.notes, chain=nav.chain,
                        dialogs=nav.dialogs)
@@ -152,6 +155,10 @@ async def snapshot(call: ToolCall) -> Rendered:
         text = await _off_loop(lambda: render_snapshot(html, title=read.title, url=page.url), len(html))
         meta = {PAGE_META_KEY: page_fingerprint([html, read.rest])}
         version = read.version
+        if read.walker_names:
+            call.session.add_note(f"names from the page's markup: with {read.elements:,} elements, Chromium's "
+                                  "accessibility tree is not asked (it would take seconds); a read with a "
+                                  "target asks it")
         partial = _say_partial(call, read)
         if partial:
             meta[PARTIAL_KEY] = partial
