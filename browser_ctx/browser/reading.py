@@ -187,6 +187,7 @@ async def _load(tab: Tab, url: str, settings: Settings, dialogs: DialogCenter | 
     except PlaywrightError:  # slow subresources are reported, not fatal
         notes.append("the load event had not fired after 10 s; read the page as it is")
     status = response.status if response else None
+    facts: _Document | None = None
     if response is not None:
         # The document now (waiting out one that is being replaced, as after a meta refresh of 0 s).
         facts = await _wait_for_new_document(page, None, CLIENT_REDIRECT_WATCH_MS, settings)
@@ -196,7 +197,8 @@ async def _load(tab: Tab, url: str, settings: Settings, dialogs: DialogCenter | 
                                        _left_by(first, response.url)))
             status = facts.status
     nav = NavigationResult(page.url, status, "", tuple(notes), tuple(chain))
-    nav = await follow_client_redirect(tab, nav, settings, reasons, read)
+    nav = await follow_client_redirect(tab, nav, settings, reasons, read,
+                                       facts if facts is not None and facts is not _BUSY else None)
     found = tuple(dialogs.since(mark)) if dialogs is not None else ()
     return replace(nav, dialogs=found)
 
@@ -357,6 +359,7 @@ class _Document(NamedTuple):
     status: int | None  # the navigation timing entry's responseStatus; None when 0 or unknown
     refresh: float | None  # seconds of a <meta http-equiv=refresh> that moves the page on, or None
     scripted: bool  # an inline script sets `location`: it may move the page on a timer
+    loaded: bool = False  # document.readyState was "complete"
 
 
 #: What :func:`_document` returns for a page too busy to answer (an endless script).
@@ -379,12 +382,14 @@ async def _document(page: Page, timeout_s: float) -> _Document | None:
     return _Document(float(got.get("origin") or 0), str(got.get("url") or page.url),
                      str(got.get("navUrl") or got.get("url") or page.url),
                      int(code) if isinstance(code, (int, float)) and code > 0 else None,
-                     float(refresh) if isinstance(refresh, (int, float)) else None, bool(got.get("scripted")))
+                     float(refresh) if isinstance(refresh, (int, float)) else None, bool(got.get("scripted")),
+                     bool(got.get("loaded")))
 
 
 async def follow_client_redirect(tab: Tab, nav: NavigationResult, settings: Settings,
                                  reasons: _NavigationReasons | None = None,
-                                 read: Callable[[], Awaitable[Any]] | None = None) -> NavigationResult:
+                                 read: Callable[[], Awaitable[Any]] | None = None,
+                                 facts: _Document | None = None) -> NavigationResult:
     """Follow the page where it moves by itself after loading.
 
     Each document is watched after its load for :data:`CLIENT_REDIRECT_WATCH_MS` ms when an inline script
@@ -401,7 +406,8 @@ async def follow_client_redirect(tab: Tab, nav: NavigationResult, settings: Sett
     chain = list(nav.chain)
     notes = list(nav.notes)
     status = nav.status
-    facts = await _document(page, min(settings.timeouts.read_ms / 1000, CLIENT_REDIRECT_S))
+    if facts is None:  # else the caller has just read them (``facts``)
+        facts = await _document(page, min(settings.timeouts.read_ms / 1000, CLIENT_REDIRECT_S))
     if facts is not None and facts.status is not None:
         status = facts.status
     left_url = facts.url if facts is not None else nav.url
@@ -415,7 +421,7 @@ async def follow_client_redirect(tab: Tab, nav: NavigationResult, settings: Sett
         reading = asyncio.ensure_future(read()) if read is not None and facts is not None else None
         try:
             moved = await asyncio.wait_for(_wait_for_new_document(
-                page, facts.origin if facts is not None else None, watch_ms, settings, reasons),
+                page, facts.origin if facts is not None else None, watch_ms, settings, reasons, facts),
                 max(0.0, deadline - clock.time()))
         except TimeoutError:  # a page that navigates again and again (every 50 ms): describe it as it is now
             notes.append(f"{KEPT_NAVIGATING}; stopped following it after {FOLLOW_BUDGET_MS / 1000:g} s")
@@ -456,12 +462,14 @@ STOPPED_FOLLOWING = "stopped following the page"
 
 
 async def _wait_for_new_document(page: Page, origin: float | None, watch_ms: float, settings: Settings,
-                                 reasons: _NavigationReasons | None = None) -> _Document | None:
+                                 reasons: _NavigationReasons | None = None,
+                                 known: _Document | None = None) -> _Document | None:
     """Wait up to ``watch_ms`` ms for the main frame to hold a document other than the one whose
     ``timeOrigin`` is ``origin`` (``None``: the page was leaving it already), then for that document's
     ``load`` (at most :data:`REDIRECT_LOAD_WAIT_MS` ms). When the page asks to go elsewhere meanwhile
     (``reasons``), the window runs :data:`CLIENT_REDIRECT_WATCH_MS` ms from then. Returns the new document's
-    facts, or ``None`` if the page stayed (or never answered)."""
+    facts, or ``None`` if the page stayed (or never answered). ``known``: the document's facts just read, for
+    the first look."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + watch_ms / 1000
     navigated = asyncio.Event()
@@ -474,10 +482,14 @@ async def _wait_for_new_document(page: Page, origin: float | None, watch_ms: flo
     try:
         while True:
             navigated.clear()
-            facts = await _document(page, max(NAVIGATION_POLL_MS / 1000, deadline - loop.time()))
+            facts = known if known is not None else await _document(
+                page, max(NAVIGATION_POLL_MS / 1000, deadline - loop.time()))
+            known = None
             if facts is _BUSY:  # an endless script: it is not navigating
                 return None
             if facts is not None and (origin is None or facts.origin != origin):
+                if facts.loaded:
+                    return facts
                 try:
                     await page.wait_for_load_state("load", timeout=REDIRECT_LOAD_WAIT_MS)
                 except PlaywrightError as exc:  # still loading: read it as it is

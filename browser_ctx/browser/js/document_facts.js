@@ -1,7 +1,7 @@
 // Facts of the main frame's current document, for following client-side redirects: timeOrigin
 // (one per document; unchanged by pushState), the URL now and the one it was loaded from, the HTTP
 // status of the navigation that made it (0 when unknown), the seconds of a meta refresh that moves it on,
-// and whether an inline script of the page sets `location` (`location = …`, `location.href = …`,
+// whether the document has loaded (readyState "complete"), and whether an inline script of the page sets `location` (`location = …`, `location.href = …`,
 // `location.replace(…)`, `.assign(…)`, `.reload(…)`): it may move the page on a timer. Scripts that only read
 // `location` (analytics: 59 of the 130 corpus pages mention it, 21 set it) do not make a navigation wait.
 (() => {
@@ -20,5 +20,6 @@
     status: nav && typeof nav.responseStatus === "number" ? nav.responseStatus : 0,
     refresh,
     scripted: Array.prototype.some.call(document.scripts, (s) => !s.src && SETS_LOCATION.test(s.text)),
+    loaded: document.readyState === "complete",
   };
 })
