@@ -4,7 +4,10 @@
 page, the stages of a default ``browser_snapshot`` (``maxTokens`` 2,000), median of ``--repeat`` runs, in ms:
 
 - *walk*: the page-side walk (``browser/js/extract.js``), timed inside the page with ``performance.now()``;
-- *transfer*: the evaluate's wall time less the walk (CDP, Playwright's driver, JSON of the HTML string);
+- *transfer*: the read's wall time without the accessibility tree less the walk (CDP, Playwright's driver, JSON of
+  the HTML string);
+- *semantics*: what asking Chromium's accessibility tree about the walk's named nodes adds (``extract_page`` with
+  and without it: the kept nodes' handles, one ``getPartialAXTree`` per node, the join);
 - *parse*: selectolax parsing the visible HTML (what ``core/`` does before condensing);
 - *render*: ``render_snapshot`` less its parse;
 - *tokens*: counting the result's o200k tokens and cutting it to the cap (``count_tokens`` + ``cap``);
@@ -49,7 +52,7 @@ from tests.support.site import FIXTURES
 __all__ = ["breakdown", "tool_latency", "main"]
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "readability"
-STAGES = ("walk", "transfer", "parse", "render", "tokens", "version")
+STAGES = ("walk", "transfer", "semantics", "parse", "render", "tokens", "version")
 
 
 def _timed_walk_source() -> str:
@@ -102,6 +105,10 @@ async def breakdown(site: str, pages: list[str], repeat: int) -> dict[str, dict[
                             "withCounter": True, "withFacts": True}
                     walk_ms, _ = await page.main_frame.evaluate(timed, opts)
                     t = time.perf_counter()
+                    await extract_page(page.main_frame, frame_ids=ids, max_chars=limit, timeout_ms=120_000,
+                                       with_semantics=False)
+                    bare = (time.perf_counter() - t) * 1000
+                    t = time.perf_counter()
                     read = await extract_page(page.main_frame, frame_ids=ids, max_chars=limit, timeout_ms=120_000)
                     wall = (time.perf_counter() - t) * 1000
                     html = read.html
@@ -119,7 +126,8 @@ async def breakdown(site: str, pages: list[str], repeat: int) -> dict[str, dict[
                     t = time.perf_counter()
                     await page_version(page)
                     version = (time.perf_counter() - t) * 1000
-                    stage = {"walk": walk_ms, "transfer": max(0.0, wall - walk_ms), "parse": parse,
+                    stage = {"walk": walk_ms, "transfer": max(0.0, bare - walk_ms), "semantics": max(0.0, wall - bare),
+                             "parse": parse,
                              "render": max(0.0, render), "tokens": tokens, "version": version}
                     for k, v in stage.items():
                         runs[k].append(v)
