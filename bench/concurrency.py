@@ -114,13 +114,16 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
     errors = [e for _, _, ok, e in many.calls if not ok]
     per_tool = {tool: [t for name, t, _, _ in many.calls if name == tool]
                 for tool in ("browser_navigate", "browser_snapshot", "browser_click")}
+    solo_tool = {tool: [t for name, t, ok, _ in solo.calls if name == tool and ok] for tool in per_tool}
     return {
         "clients": args.clients, "seconds": round(elapsed, 1), "calls": len(many.calls), "errors": len(errors),
         "errorKinds": sorted(set(errors))[:5], "callsPerSecond": round(len(many.calls) / elapsed, 2),
         "p50": round(_pct(times, 0.5), 3), "p95": round(_pct(times, 0.95), 3), "max": round(max(times), 3),
         "soloMedian": round(statistics.median(solo_times), 3) if solo_times else None,
         "soloCalls": len(solo.calls),
-        "perTool": {k: {"p50": round(_pct(v, 0.5), 3), "p95": round(_pct(v, 0.95), 3)} for k, v in per_tool.items()},
+        "perTool": {k: {"p50": round(_pct(v, 0.5), 3), "p95": round(_pct(v, 0.95), 3),
+                        "solo": round(statistics.median(solo_tool[k]), 3) if solo_tool[k] else None}
+                    for k, v in per_tool.items()},
         "serverRssMb": round(rss, 1), "chromiumPssMb": round(pss, 1),
         "chromiumPssMbPerClient": round(pss / max(1, args.clients), 1),
         "cpuSecondsPerSecond": {k: round((cpu1[k] - cpu0[k]) / elapsed, 2) for k in cpu0},
@@ -137,7 +140,9 @@ def markdown(r: dict[str, Any]) -> str:
         ("latency p50 / p95 / max (s)", f"{r['p50']:.3f} / {r['p95']:.3f} / {r['max']:.3f}"),
         ("single-client median (s)", f"{r['soloMedian']:.3f}" if r.get("soloMedian") else "–"),
         ("p95 ÷ single-client median", f"{ratio:.1f}×"),
-        *((f"{tool} p50 / p95 (s)", f"{v['p50']:.3f} / {v['p95']:.3f}") for tool, v in r["perTool"].items()),
+        *((f"{tool} p50 / p95 (s); alone: median, p95 ÷ it",
+           f"{v['p50']:.3f} / {v['p95']:.3f}; " + (f"{v['solo']:.3f}, {v['p95'] / v['solo']:.1f}×" if v.get("solo")
+                                                    else "–")) for tool, v in r["perTool"].items()),
         ("server RSS (MB)", f"{r['serverRssMb']:,.0f}"),
         ("Chromium PSS (MB; per client)", f"{r['chromiumPssMb']:,.0f} ({r['chromiumPssMbPerClient']:,.0f})"),
         ("CPU s per s: server / driver / browser",
