@@ -270,13 +270,16 @@ async def test_kept_nodes_found_by_token_in_every_kind_of_frame(page, site) -> N
         again = await semantics.kept_semantics(sessions, frames["cross"], "token-cross")
         await frames["cross"].evaluate(keep, "token-cross")
         limited = await semantics.kept_semantics(sessions, frames["cross"], "token-cross", limit=1)
+        await frames["main"].evaluate(keep, "token-main")
+        skipped = await semantics.kept_semantics(sessions, frames["main"], "token-main", only={1})
         missing = await semantics.kept_semantics(sessions, frames["same"], "no-such-token")
     main, same_answer, cross = answers["main"], answers["same"], answers["cross"]
     assert main[0] is not None and (main[0].role, main[0].name, main[1]) == ("heading", "IFRAME_PARENT_TEXT", None)
     for answer in (same_answer, cross):
         assert answer[0] is not None and (answer[0].role, answer[0].name, answer[1]) == ("button", "Frame button",
                                                                                           None)
-    assert len(limited) == 1 and missing == []
+    assert len(limited) == 2 and limited[0] is not None and limited[1] is None and missing == []
+    assert skipped == [None, None]  # only node 1 asked about, and it is not a node
     assert again == []  # read once: the page keeps no reference to the kept nodes after the read
 
 

@@ -31,7 +31,7 @@ import asyncio
 import html
 import re
 import secrets
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -57,6 +57,7 @@ __all__ = [
     "FrameSessions",
     "kept_semantics",
     "join_semantics",
+    "shown_marks",
     "MAX_NAME_CHARS",
     "MAX_VALUE_CHARS",
     "VALUE_ROLES",
@@ -378,6 +379,9 @@ _START_TAG = re.compile(r"<[A-Za-z][^<>]*>")
 #: The walker's marker of a kept node, with the name it computed itself (if any) right after it.
 _AX_MARK = re.compile(r' data-ax="(\d+)"( data-name="[^"]*")?')
 _WHITESPACE = re.compile(r"[ \t\n\r\f]+")
+#: A ref as a rendered answer shows it: ``[e12]``, ``[text](e12)``, ``(e12 → url)``, frames' ``f3e12``.
+_SHOWN_REF = re.compile(r"[\[(]((?:f\d+)?e\d+)(?=[\])\s])")
+_REF_ATTR = re.compile(r' data-ref="([^"]+)"')
 
 
 async def kept_keys(cdp: CDPSession, token: str, context_id: int | None = None) -> list[str | None] | None:
@@ -447,12 +451,14 @@ class FrameSessions:
 
 
 async def kept_semantics(sessions: FrameSessions, frame: Frame, token: str, limit: int | None = None,
-                         world: tuple[bool, int] | None = None) -> list[NodeSemantics | None]:
+                         world: tuple[bool, int] | None = None,
+                         only: Collection[int] | None = None) -> list[NodeSemantics | None]:
     """Return the semantics of the nodes the walk of ``frame`` kept under ``token``, in the walk's order.
 
     Looks in the page's session first (the main frame and every in-process frame), then in ``frame``'s
-    own session (an out-of-process iframe). Only the first ``limit`` nodes are asked about (all when
-    ``None``); the list is that long. Empty when the nodes cannot be reached (the frame navigated).
+    own session (an out-of-process iframe). Only the nodes whose index is in ``only`` (all when ``None``) are
+    asked about, the first ``limit`` of them (all when ``None``); the others answer ``None``. Empty when the
+    nodes cannot be reached (the frame navigated).
     ``world``: where the walk ran (:meth:`.worlds.Worlds.context_of`: out of process, context id); the
     nodes are asked for in that context of the frame's session only.
 
@@ -474,10 +480,12 @@ async def kept_semantics(sessions: FrameSessions, frame: Frame, token: str, limi
         keys = await kept_keys(cdp, token) if cdp is not None else None
     if not keys or cdp is None:
         return []
-    keys = keys[:limit] if limit is not None else keys
-    wanted = [k for k in keys if k]
-    answers = iter(await fetch(cdp, wanted))
-    return [next(answers) if k else None for k in keys]
+    asked = [i for i, k in enumerate(keys) if k and (only is None or i in only)]
+    asked = asked[:limit] if limit is not None else asked
+    answers: list[NodeSemantics | None] = [None] * len(keys)
+    for i, answer in zip(asked, await fetch(cdp, [k for i in asked if (k := keys[i])]), strict=True):
+        answers[i] = answer
+    return answers
 
 
 def _attribute(key: str, text: str, max_chars: int) -> str:
@@ -539,3 +547,25 @@ def join_semantics(html: str, answers: Sequence[NodeSemantics | None], max_name_
         return _AX_MARK.sub(lambda m: _joined(text, m, answers, max_name_chars, max_value_chars), text)
 
     return _START_TAG.sub(tag_joined, html)
+
+
+def shown_marks(html: str, window: str) -> set[int]:
+    """Return the indexes of the walker's ``data-ax`` markers on the elements an answer shows in ``window``.
+
+    Pure. ``html`` is one frame's walk with its markers; ``window`` is the text of the answer rendered from it
+    (the part the caller will send). A marked element with a ref counts as shown when its ref is in the window
+    (``[e12]``, ``[text](e12)``); one without a ref (an image, a landmark, a form, a table) counts as shown when
+    it comes, in document order, before the first marked element with a ref that the window leaves out after
+    the last one it shows (all of them when the window shows no ref and the page has none).
+    """
+    refs = set(_SHOWN_REF.findall(window))
+    marks: list[tuple[int, str | None]] = []
+    for tag in _START_TAG.finditer(html):
+        text = tag.group(0)
+        mark = _AX_MARK.search(text)
+        if mark is not None:
+            ref = _REF_ATTR.search(text)
+            marks.append((int(mark.group(1)), ref.group(1) if ref else None))
+    last = max((k for k, (_, ref) in enumerate(marks) if ref is not None and ref in refs), default=-1)
+    stop = next((k for k in range(last + 1, len(marks)) if marks[k][1] is not None), len(marks))
+    return {index for k, (index, ref) in enumerate(marks) if (ref in refs if ref is not None else k < stop)}
