@@ -168,7 +168,8 @@ async def test_spanned_table_values_sit_in_their_columns(site: str) -> None:
 
 async def test_closed_shadow_root_text_and_controls_are_read_and_clickable_by_ref(site: str) -> None:
     async with mcp_session() as s:
-        await call(s, "browser_navigate", url=f"{site}/semantics/closed-shadow.html")
+        card = await call(s, "browser_navigate", url=f"{site}/semantics/closed-shadow.html")
+        assert "Interactive: 1 button" in card, card  # the card counts what is inside the closed root too
         snap = await call(s, "browser_snapshot")
         assert "Closed shadow total: 3 items" in snap, snap
         button = re.search(r'button "Checkout now" \[(e\d+)\]', snap)
