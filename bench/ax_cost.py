@@ -9,6 +9,9 @@ node count N (50, 300, 2,000; nodes picked evenly through the page's spans/eleme
 - ``partial``: :func:`browser_ctx.browser.semantics.fetch`, one ``Accessibility.getPartialAXTree
   {fetchRelatives: false}`` per node, all sent at once;
 - ``partial+enable``: the same after ``Accessibility.enable`` (Chromium keeps its AX tree between calls);
+- ``in page``: :func:`browser_ctx.browser.semantics.computed_semantics`, the roles and names of the N nodes
+  read in the page (``Element.computedName``) while the session holds the tree, as a read does (the nodes
+  stored for it under a token first, in the same figure);
 - ``query``: one ``Accessibility.queryAXTree`` per node (the node and its subtree), all sent at once;
 - ``noop``: N ``Runtime.evaluate {expression: "0"}`` sent at once: the round-trip cost of N CDP calls
   through Playwright, whatever they ask;
@@ -81,14 +84,20 @@ async def noop_each(cdp: CDPSession, n: int) -> list[dict[str, Any]]:
     return list(await asyncio.gather(*(cdp.send("Runtime.evaluate", {"expression": "0"}) for _ in range(n))))
 
 
+async def in_page(cdp: CDPSession, handle: Any, token: str) -> Any:
+    """Keep the nodes of ``handle`` under ``token`` as a walk does, then read their names in the page."""
+    await handle.evaluate("(nodes, t) => { window.__browserCtx = {axToken: t, axKept: nodes}; }", token)
+    return await semantics.computed_semantics(cdp, token)
+
+
 async def measure(page: Page, label: str, selector: str, repeat: int, full: bool) -> None:
     """Print the figures for one loaded page."""
     total = await page.evaluate("(s) => document.querySelectorAll(s).length", selector)
     elements = await page.evaluate("document.getElementsByTagName('*').length")
     print(f"\n## {label}: {elements:,} elements, picking from {total:,} `{selector}`")
-    print("| N | handoff ms | partial ms (per node) | partial+enable ms | query ms | describe ms | backend ms "
-          "| noop ms |")
-    print("|---:|---:|---:|---:|---:|---:|---:|---:|")
+    print("| N | handoff ms | partial ms (per node) | partial+enable ms | in page ms | query ms | describe ms "
+          "| backend ms | noop ms |")
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for n in sorted({min(n, total) for n in COUNTS}):
         cdp: CDPSession = await page.context.new_cdp_session(page)
         try:
@@ -104,6 +113,8 @@ async def measure(page: Page, label: str, selector: str, repeat: int, full: bool
             t_noop, _ = await timed(repeat, noop_each, cdp, len(keys))
             await cdp.send("Accessibility.enable")
             t_enabled, _ = await timed(repeat, semantics.fetch, cdp, keys)
+            t_in_page, read = await timed(repeat, in_page, cdp, handle, "bench-token")
+            assert read is not None and len(read[1]) == len(keys), "names not read in the page"
             await cdp.send("Accessibility.disable")
             await handle.dispose()
             await semantics.release(cdp)

@@ -11,7 +11,6 @@ from browser_ctx.core.capping import (
     collect_chars,
     partial_fields,
     partial_note,
-    prefix_within,
 )
 from browser_ctx.core.tokens import count_tokens
 
@@ -72,12 +71,3 @@ def test_cut_fits_the_budget_exactly_counted():
         assert got.text.startswith(text[: got.next_offset])
         # nearly all the budget is used (not shrunk by a blind factor)
         assert count_tokens(got.text) + _json_tokens(got.meta) > budget * 0.85
-
-
-def test_prefix_within_holds_at_most_the_tokens_an_answer_can_show():
-    text = "\n".join(f"- link \"Item number {i}\" [e{i}]" for i in range(2000))
-    for tokens in (1, 50, 2000):
-        prefix = prefix_within(text, tokens)
-        assert text.startswith(prefix) and count_tokens(prefix) <= tokens
-        assert count_tokens(text[:len(prefix) + 20]) > tokens  # the longest such prefix, give or take a token
-    assert prefix_within("short", 2000) == "short" and prefix_within("abc", 0) == ""

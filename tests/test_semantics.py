@@ -17,7 +17,7 @@ from playwright.async_api import Browser, CDPSession, Page, async_playwright
 from browser_ctx._errors import PageError
 from browser_ctx.browser import semantics
 from browser_ctx.browser.extract import FrameIds, extract_frame
-from browser_ctx.browser.launcher import chromium_args, find_executable
+from browser_ctx.browser.launcher import BLINK_FEATURES, chromium_args, find_executable
 from browser_ctx.browser.semantics import NodeSemantics
 from browser_ctx.core.snapshot import render_snapshot
 from browser_ctx.settings import LaunchSettings
@@ -270,8 +270,6 @@ async def test_kept_nodes_found_by_token_in_every_kind_of_frame(page, site) -> N
         again = await semantics.kept_semantics(sessions, frames["cross"], "token-cross")
         await frames["cross"].evaluate(keep, "token-cross")
         limited = await semantics.kept_semantics(sessions, frames["cross"], "token-cross", limit=1)
-        await frames["main"].evaluate(keep, "token-main")
-        skipped = await semantics.kept_semantics(sessions, frames["main"], "token-main", only={1})
         missing = await semantics.kept_semantics(sessions, frames["same"], "no-such-token")
     main, same_answer, cross = answers["main"], answers["same"], answers["cross"]
     assert main[0] is not None and (main[0].role, main[0].name, main[1]) == ("heading", "IFRAME_PARENT_TEXT", None)
@@ -279,7 +277,6 @@ async def test_kept_nodes_found_by_token_in_every_kind_of_frame(page, site) -> N
         assert answer[0] is not None and (answer[0].role, answer[0].name, answer[1]) == ("button", "Frame button",
                                                                                           None)
     assert len(limited) == 2 and limited[0] is not None and limited[1] is None and missing == []
-    assert skipped == [None, None]  # only node 1 asked about, and it is not a node
     assert again == []  # read once: the page keeps no reference to the kept nodes after the read
 
 
@@ -315,3 +312,40 @@ async def test_walk_names_in_frames_of_every_kind(page, site) -> None:
     html = await extract_frame(page.main_frame, frame_ids=FrameIds())
     assert html.count('data-name="Frame button now"') == 2  # generated content: only Chromium knows it
     assert "data-ax" not in html
+
+
+async def test_names_read_in_the_page_are_the_ones_cdp_gives(browser, site) -> None:
+    """A walk reads names in the page (``Element.computedName``, one evaluate) when the browser has the feature
+    flag, and asks each node over CDP without it: the walk is the same either way, values and states included."""
+    settings = LaunchSettings(offline_external=True)
+    plain = [a for a in chromium_args(settings) if not a.startswith(BLINK_FEATURES)]
+    assert len(plain) == len(chromium_args(settings)) - 1
+    other = await browser.browser_type.launch(executable_path=find_executable(settings), args=plain, headless=True)
+    pages = [f"semantics/{n}.html" for n in ("generated", "states", "long-values", "svg-chart", "table-spans",
+                                             "closed-shadow", "canvas")]
+    pages += [f"widgets/{n}.html" for n in ("states", "choose", "files", "dates")]
+    pages += ["login.html", "article.html", "iframe.html", "hidden.html", "shadow.html", "svg.html"]
+    named = 0
+    try:
+        for path in pages:
+            walks, paths = [], []
+            for b in (browser, other):
+                context = await b.new_context()
+                try:
+                    page = await context.new_page()
+                    await page.goto(f"{site}/{path}", wait_until="load")
+                    await page.wait_for_timeout(200)  # the widget pages render after load
+                    walks.append(await extract_frame(page.main_frame, frame_ids=FrameIds()))
+                    await page.evaluate("(t) => { window.__browserCtx = {axToken: t, axKept: [document.body]}; }",
+                                        "token")
+                    cdp = await context.new_cdp_session(page)
+                    paths.append(await semantics.computed_semantics(cdp, "token"))
+                    await cdp.detach()
+                finally:
+                    await context.close()
+            named += walks[0].count("data-name=")
+            assert walks[0] == walks[1], path
+            assert paths[0] is not None and paths[0][0] == 1 and paths[1] is None, path  # in page with the flag only
+    finally:
+        await other.close()
+    assert named > 50

@@ -82,18 +82,3 @@ def test_join_keeps_the_page_casing_when_only_css_text_transform_differs() -> No
     out = semantics.join_semantics(html, answers)
     assert '<button data-name="Place order" data-ref="e1">' in out
     assert '<button data-name="SAVE DRAFT" data-ref="e2">' in out
-
-
-def test_shown_marks_are_the_named_nodes_the_answer_window_shows() -> None:
-    walked = ('<body><nav data-ax="0" data-name="Main"><a href="/" data-ax="1" data-name="Home" data-ref="e1">Home</a>'
-              '<a data-ax="2" data-name="About" data-ref="e2">About</a></nav><img data-ax="3" data-name="logo">'
-              '<iframe-like><a data-ax="4" data-name="Far" data-ref="f2e3">Far</a></iframe-like>'
-              '<img data-ax="5" data-name="after"></body>')
-    # refs shown ([text](ref) inline, [ref] on a line), and the unnamed-by-ref image between them and the next
-    # ref left out
-    assert semantics.shown_marks(walked, 'nav "Main"\n  [Home](e1) [About](e2)\nimg "logo"') == {0, 1, 2, 3}
-    assert semantics.shown_marks(walked, '[Home](e1)\nlink "Far" [f2e3]\n') == {0, 1, 3, 4, 5}
-    # nothing with a ref shown: only what comes before the first ref
-    assert semantics.shown_marks(walked, "Page: nothing") == {0}
-    assert semantics.shown_marks('<p><img data-ax="0" data-name="a"></p>', "") == {0}
-    assert semantics.shown_marks("<p>no markers</p>", "[e1]") == set()

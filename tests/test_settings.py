@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from browser_ctx.browser.launcher import BLINK_FEATURES, chromium_args
 from browser_ctx.cli import main
 from browser_ctx.settings import CapSettings, EventSettings, LaunchSettings, Settings, Timeouts
 
@@ -39,3 +40,12 @@ def test_cli_reports_a_bad_combination_as_a_usage_error(capsys):
     assert exc.value.code == 2
     err = capsys.readouterr().err
     assert "--max-tokens 9000" in err and "ceiling" in err and "Traceback" not in err
+
+
+def test_the_users_blink_features_join_ours():
+    """Chromium reads only the last --enable-blink-features, so the user's join the one the reads need."""
+    plain = chromium_args(LaunchSettings())
+    assert plain.count(f"{BLINK_FEATURES}=ComputedAccessibilityInfo") == 1
+    mine = chromium_args(LaunchSettings(chromium_args=(f"{BLINK_FEATURES}=Foo,Bar", "--lang=fr")))
+    assert [a for a in mine if a.startswith(BLINK_FEATURES)] == [f"{BLINK_FEATURES}=ComputedAccessibilityInfo,Foo,Bar"]
+    assert mine[-1] == "--lang=fr" and len(mine) == len(plain) + 1

@@ -23,7 +23,6 @@ import contextlib
 import html as _html
 import re
 import secrets
-from collections.abc import Awaitable, Callable, Collection
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -61,17 +60,15 @@ MAX_VALUE_CHARS = 200
 #: Characters of an accessible name kept in ``data-name`` (longer ones end in ``…``).
 MAX_NAME_CHARS = semantics.MAX_NAME_CHARS
 #: Most nodes of one frame's read whose names, states and values are asked of Chromium's accessibility tree
-#: (the first in document order); the rest keep the walker's own names. Each costs one CDP round trip (about
-#: 0.3-1 ms, see ``bench/ax_cost.py``); an 8,000-token read shows at most about this many named elements.
+#: (the first in document order); the rest keep the walker's own names. Each costs microseconds when read in the
+#: page, one CDP round trip (0.3-1 ms, see ``bench/ax_cost.py``) when asked over CDP; an 8,000-token read shows
+#: at most about this many named elements.
 MAX_SEMANTIC_NODES = 400
 #: Documents with more elements than this are read with the walker's own names: Chromium builds the
 #: accessibility tree of the whole document for the first node asked about (and again on every read, the tree
 #: not being kept), 0.7-1.8 s on a page of 200,000 elements against 0.05 s at 10,000. The read says so
 #: (:attr:`PageRead.walker_names`).
 SEMANTICS_MAX_ELEMENTS = 50_000
-#: Renders a frame's walked HTML (the walker's names) and returns the part of the answer a read will send
-#: (:func:`extract_page`'s ``shown``).
-ShownWindow = Callable[[str], Awaitable[str]]
 #: Seconds :func:`page_version` waits for a page's answer before saying it has none (a busy page).
 VERSION_TIMEOUT_S = 5.0
 #: Tries :func:`page_version` makes while the page is navigating, :data:`VERSION_RETRY_S` apart.
@@ -166,9 +163,8 @@ def _strip_document_wrapper(fragment: str) -> str:
 
 
 async def _with_semantics(html: str, frame: Frame, token: str, sessions: semantics.FrameSessions,
-                          worlds: Worlds | None, only: Collection[int] | None = None) -> str:
-    """Return one frame's walk with Chromium's names, states and values joined in by the walker's markers
-    (of the nodes whose marker index is in ``only``, all when ``None``; the others keep the walker's names).
+                          worlds: Worlds | None) -> str:
+    """Return one frame's walk with Chromium's names, states and values joined in by the walker's markers.
 
     When the kept nodes cannot be reached (the frame navigated meanwhile), the walker's own names stay.
 
@@ -177,8 +173,7 @@ async def _with_semantics(html: str, frame: Frame, token: str, sessions: semanti
     """
     try:
         world = await worlds.context_of(frame) if worlds is not None else None
-        answers = await semantics.kept_semantics(sessions, frame, token, limit=MAX_SEMANTIC_NODES, world=world,
-                                                 only=only)
+        answers = await semantics.kept_semantics(sessions, frame, token, limit=MAX_SEMANTIC_NODES, world=world)
     except PageError:
         raise
     except PlaywrightError:
@@ -212,7 +207,7 @@ async def _with_closed_roots(html: str, frame: Frame, frame_ids: FrameIds, token
 async def _extract(frame: Frame, frame_ids: FrameIds, root: ElementHandle | None, budget_s: float,
                    max_chars: int = 0, facts: dict | None = None,
                    sessions: semantics.FrameSessions | None = None, worlds: Worlds | None = None,
-                   walker_names: bool = False, shown: ShownWindow | None = None) -> str:
+                   walker_names: bool = False) -> str:
     """One frame (or ``root`` in it) plus its child frames, spliced. Raises what Playwright raises.
 
     ``max_chars`` > 0 bounds each frame's walk (characters of visible HTML); ``facts``, when given, receives
@@ -220,8 +215,7 @@ async def _extract(frame: Frame, frame_ids: FrameIds, root: ElementHandle | None
     With ``sessions``, the accessible names, invalid state and custom-control values of the nodes the walk
     named come from Chromium's accessibility tree (:mod:`.semantics`), each frame's joined before splicing,
     unless ``walker_names`` or the document (with ``facts``) has over :data:`SEMANTICS_MAX_ELEMENTS` elements
-    (``facts["walkerNames"]``): then the walker's own names stay. ``shown`` (top frame only): Chromium is asked
-    only about the nodes of the part of the answer the caller will send (see :func:`extract_page`).
+    (``facts["walkerNames"]``): then the walker's own names stay.
     """
     children = [c for c in frame.child_frames if not c.is_detached()]
     if children:
@@ -251,11 +245,7 @@ async def _extract(frame: Frame, frame_ids: FrameIds, root: ElementHandle | None
         if walker_names:  # a huge document: its frames keep the walker's names too
             html = semantics.join_semantics(html, [], MAX_NAME_CHARS, MAX_VALUE_CHARS)
         else:
-            only = None
-            if shown is not None:
-                only = semantics.shown_marks(html, await shown(semantics.join_semantics(html, [], MAX_NAME_CHARS,
-                                                                                        MAX_VALUE_CHARS)))
-            html = await _with_semantics(html, frame, token, sessions, worlds, only)
+            html = await _with_semantics(html, frame, token, sessions, worlds)
         if "<bc-shadow" in html:
             html = await _with_closed_roots(html, frame, frame_ids, token, sessions, worlds, opts)
     elif "<bc-shadow" in html:
@@ -369,7 +359,7 @@ class PageRead:
 
 async def extract_page(frame: Frame, *, frame_ids: FrameIds, max_chars: int = 0,
                        timeout_ms: float = DEFAULT_TIMEOUT_MS, worlds: Worlds | None = None,
-                       with_semantics: bool = True, shown: ShownWindow | None = None) -> PageRead:
+                       with_semantics: bool = True) -> PageRead:
     """Read ``frame`` (normally ``page.main_frame``) like :func:`extract_frame`, bounded, in one evaluate.
 
     The walk stops collecting once it holds about ``max_chars`` characters of visible HTML (0: no bound) and
@@ -377,11 +367,8 @@ async def extract_page(frame: Frame, *, frame_ids: FrameIds, max_chars: int = 0,
     is still loading and how many elements it has, so a read costs one round trip however large the page.
     ``worlds`` as for :func:`extract_frame`. ``with_semantics=False`` leaves Chromium's accessibility tree out
     (names from the walker alone; closed shadow roots are still read): a navigation's card (headings and counts)
-    and text reads (markdown and plain text show no accessible names) do not need it, and it is most of a
-    snapshot's time (one CDP message per named node). ``shown``: an async function that renders the main
-    frame's walk (the walker's names) and returns the part of the answer the caller will send; Chromium is then
-    asked only about the named nodes that part shows (:func:`.semantics.shown_marks`), the rest keep the
-    walker's names (about 52 of 123 named nodes on the median corpus page, for a 2,000-token answer).
+    and text reads (markdown and plain text show no accessible names) do not need it (holding the tree costs
+    what building it costs: tens of milliseconds on a corpus page).
 
     Raises:
         ActionTimeout: the read took longer than ``timeout_ms``.
@@ -393,7 +380,7 @@ async def extract_page(frame: Frame, *, frame_ids: FrameIds, max_chars: int = 0,
     try:
         async with semantics.FrameSessions(frame.page) as sessions:
             html = await asyncio.wait_for(_extract(frame, frame_ids, None, budget, max_chars, facts, sessions, worlds,
-                                                   walker_names=not with_semantics, shown=shown), budget)
+                                                   walker_names=not with_semantics), budget)
     except TimeoutError as exc:
         raise ActionTimeout(f"Timed out after {timeout_ms:.0f} ms reading the page; it may be busy. "
                             "Try again, or read a smaller part with a selector.") from exc

@@ -632,13 +632,12 @@ async def visible_html(tab: Tab, settings: Settings) -> str:
         raise translate(exc, action="read the page") from exc
 
 
-async def read_page(tab: Tab, settings: Settings, max_chars: int, *, with_semantics: bool = True,
-                    shown: extract.ShownWindow | None = None) -> extract.PageRead:
+async def read_page(tab: Tab, settings: Settings, max_chars: int, *,
+                    with_semantics: bool = True) -> extract.PageRead:
     """Return a bounded read of the whole page (:func:`extract.extract_page`): visible HTML up to about
     ``max_chars`` characters (frames spliced in), the page version, whether it is still loading and how many
     elements it has, in one evaluate per frame. ``with_semantics=False``: names from the walker, without
-    Chromium's accessibility tree (a navigation's card, text reads). ``shown``: ask the tree only about what
-    the answer's window shows (:func:`extract.extract_page`).
+    Chromium's accessibility tree (a navigation's card, text reads).
 
     Raises:
         ActionTimeout: no answer within the read timeout (``settings.timeouts.read_ms``).
@@ -646,8 +645,7 @@ async def read_page(tab: Tab, settings: Settings, max_chars: int, *, with_semant
     """
     try:
         return await _bounded(extract.extract_page(tab.page.main_frame, frame_ids=tab.frame_ids, max_chars=max_chars,
-                                                      worlds=tab.worlds, with_semantics=with_semantics,
-                                                      shown=shown),
+                                                      worlds=tab.worlds, with_semantics=with_semantics),
                               settings, "reading the page")
     except PlaywrightError as exc:
         raise translate(exc, action="read the page") from exc

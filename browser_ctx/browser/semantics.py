@@ -2,10 +2,15 @@
 
 Chromium computes roles, accessible names (W3C accname, CSS generated content included), descriptions,
 values and states for every node, and sees inside closed shadow roots, SVG ``<text>`` and canvas
-fallback content. This module asks it, over CDP, for exactly the nodes a walk kept, never for the
-whole tree of a page (``Accessibility.getFullAXTree`` takes over a minute on a page of 200,000
-elements; one ``getPartialAXTree`` call takes milliseconds whatever the page's size):
+fallback content. This module asks it for exactly the nodes a walk kept, never for the whole tree of a
+page (``Accessibility.getFullAXTree`` takes over a minute on a page of 200,000 elements):
 
+- :func:`kept_semantics` answers for a walk's kept nodes. It reads their roles and names in the page
+  (:func:`computed_semantics`: ``Element.computedRole``/``computedName``, the same tree's answers, in one
+  ``Runtime.evaluate`` while :func:`hold_tree` keeps the tree built), and asks over CDP only about the
+  nodes whose answer says more than a name (a value role, an invalid state, a name from ``title`` or a
+  placeholder, a node under ``aria-hidden``/``inert`` that Chromium may ignore). A browser without the
+  feature flag (one we attached to) has every node asked over CDP.
 - :func:`fetch` takes node keys (a Runtime ``objectId`` string or a ``backendNodeId`` int) and answers
   one :class:`NodeSemantics` per key, from ``Accessibility.getPartialAXTree {fetchRelatives: false}``
   calls sent together (``asyncio.gather``), so the cost is one round trip plus a per-node cost.
@@ -31,7 +36,7 @@ import asyncio
 import html
 import re
 import secrets
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -56,8 +61,9 @@ __all__ = [
     "kept_keys",
     "FrameSessions",
     "kept_semantics",
+    "computed_semantics",
+    "hold_tree",
     "join_semantics",
-    "shown_marks",
     "MAX_NAME_CHARS",
     "MAX_VALUE_CHARS",
     "VALUE_ROLES",
@@ -379,9 +385,6 @@ _START_TAG = re.compile(r"<[A-Za-z][^<>]*>")
 #: The walker's marker of a kept node, with the name it computed itself (if any) right after it.
 _AX_MARK = re.compile(r' data-ax="(\d+)"( data-name="[^"]*")?')
 _WHITESPACE = re.compile(r"[ \t\n\r\f]+")
-#: A ref as a rendered answer shows it: ``[e12]``, ``[text](e12)``, ``(e12 → url)``, frames' ``f3e12``.
-_SHOWN_REF = re.compile(r"[\[(]((?:f\d+)?e\d+)(?=[\])\s])")
-_REF_ATTR = re.compile(r' data-ref="([^"]+)"')
 
 
 async def kept_keys(cdp: CDPSession, token: str, context_id: int | None = None) -> list[str | None] | None:
@@ -450,42 +453,128 @@ class FrameSessions:
         await self.close()
 
 
-async def kept_semantics(sessions: FrameSessions, frame: Frame, token: str, limit: int | None = None,
-                         world: tuple[bool, int] | None = None,
-                         only: Collection[int] | None = None) -> list[NodeSemantics | None]:
-    """Return the semantics of the nodes the walk of ``frame`` kept under ``token``, in the walk's order.
+async def hold_tree(cdp: CDPSession, context_id: int | None = None) -> None:
+    """Make ``cdp`` hold the accessibility tree of the document of ``context_id`` (its main world by default).
 
-    Looks in the page's session first (the main frame and every in-process frame), then in ``frame``'s
-    own session (an out-of-process iframe). Only the nodes whose index is in ``only`` (all when ``None``) are
-    asked about, the first ``limit`` of them (all when ``None``); the others answer ``None``. Empty when the
-    nodes cannot be reached (the frame navigated).
-    ``world``: where the walk ran (:meth:`.worlds.Worlds.context_of`: out of process, context id); the
-    nodes are asked for in that context of the frame's session only.
+    ``Accessibility.enable``, then one ``getPartialAXTree`` of the document element: the session then keeps the
+    document's tree until it detaches, and reading a node's ``computedName`` in the page costs microseconds
+    instead of building the whole tree again. Building it costs what the first node asked about costs anyway
+    (tens of milliseconds on a corpus page). Never raises for a frame that went away.
 
     Raises:
         PageError: the page or browser closed.
     """
-    keys: list[str | None] | None = None
-    page_session = await sessions.for_frame(None)
-    cdp = page_session
-    if world is not None:
-        cdp = await sessions.for_frame(frame) if world[0] else page_session
-        keys = await kept_keys(cdp, token, world[1]) if cdp is not None else None
-        if not keys or cdp is None:
-            return []
-    elif page_session is not None:
-        keys = await kept_keys(page_session, token)
-    if keys is None and frame.parent_frame is not None:
-        cdp = await sessions.for_frame(frame)
-        keys = await kept_keys(cdp, token) if cdp is not None else None
-    if not keys or cdp is None:
-        return []
-    asked = [i for i, k in enumerate(keys) if k and (only is None or i in only)]
-    asked = asked[:limit] if limit is not None else asked
-    answers: list[NodeSemantics | None] = [None] * len(keys)
-    for i, answer in zip(asked, await fetch(cdp, [k for i in asked if (k := keys[i])]), strict=True):
+    where = {"contextId": context_id} if context_id is not None else {}
+    try:
+        await cdp.send("Accessibility.enable")
+        root = await cdp.send("Runtime.evaluate", {"expression": "document.documentElement",
+                                                   "objectGroup": OBJECT_GROUP, **where})
+        object_id = (root.get("result") or {}).get("objectId")
+        if object_id:
+            await cdp.send("Accessibility.getPartialAXTree", {"objectId": object_id, "fetchRelatives": False})
+    except PlaywrightError as exc:
+        if _session_closed(exc):
+            raise translate(exc, action="read the accessibility tree") from exc
+
+
+async def computed_semantics(cdp: CDPSession, token: str, limit: int | None = None,
+                             context_id: int | None = None) -> tuple[int, list[tuple[int, str, str, bool]]] | None:
+    """Read Chromium's role and accessible name of the nodes a walk kept under ``token`` in the page itself.
+
+    ``js/ax_computed.js`` reads ``Element.computedRole``/``computedName`` (Chromium exposes them with
+    ``--enable-blink-features=ComputedAccessibilityInfo``, which :func:`.launcher.chromium_args` passes): the
+    values ``Accessibility.getPartialAXTree`` gives, from the same tree, in one ``Runtime.evaluate`` instead of
+    one CDP message per node (the walks of 127 of 130 corpus pages are the same either way; the two differ on
+    a submit button inside an empty ``<label>``: named by its value here, unnamed in the CDP answer).
+    :func:`hold_tree` runs first. ``limit`` as for :func:`kept_semantics`.
+
+    Returns:
+        ``(number of kept nodes, [(index, role, name, ask), …])``: ``role`` is ``""`` for Chromium's internal
+        roles; ``ask`` is true for a node whose CDP answer says more than its name (a value role, an invalid
+        state, a name from ``title`` or placeholder). ``None`` when the page has no such API (a browser
+        launched without the flag), no frame reachable from ``cdp`` holds ``token``, or the reads were slow (the
+        tree was not held): ask over CDP (:func:`kept_keys`, :func:`fetch`).
+
+    Raises:
+        PageError: the page or browser closed.
+    """
+    where = {"contextId": context_id} if context_id is not None else {}
+    try:
+        await hold_tree(cdp, context_id)
+        answer = await cdp.send("Runtime.evaluate", {
+            "expression": invocation("ax_computed", token, limit, sorted(VALUE_ROLES)),
+            "returnByValue": True, **where})
+    except PlaywrightError as exc:
+        if _session_closed(exc):
+            raise translate(exc, action="read the accessibility tree") from exc
+        return None
+    value = (answer.get("result") or {}).get("value")
+    if not isinstance(value, list) or len(value) != 2:
+        return None
+    count, rows = value
+    return int(count), [(int(i), str(role), str(name), bool(ask)) for i, role, name, ask in rows]
+
+
+async def _kept_answers(cdp: CDPSession, token: str, limit: int | None,
+                        context_id: int | None = None) -> list[NodeSemantics | None] | None:
+    """The answers of :func:`kept_semantics` from one session; ``None`` when ``cdp`` cannot reach the nodes.
+
+    Names and roles come from :func:`computed_semantics` when the page can give them; the nodes it marks
+    ``ask``, and every node when it cannot, are asked over CDP (:func:`kept_keys`, :func:`fetch`).
+    """
+    computed = await computed_semantics(cdp, token, limit, context_id)
+    if computed is not None:
+        count, rows = computed
+        answers: list[NodeSemantics | None] = [None] * count
+        for i, role, name, _ in rows:
+            answers[i] = NodeSemantics(role=role, name=name)
+        asked = [i for i, _, _, ask in rows if ask]
+        if asked:
+            ask_keys = await kept_keys(cdp, token, context_id) or []
+            reachable = [i for i in asked if i < len(ask_keys) and ask_keys[i]]
+            got = await fetch(cdp, [k for i in reachable if (k := ask_keys[i])])
+            for i, answer in zip(reachable, got, strict=True):
+                answers[i] = answer
+        return answers
+    keys = await kept_keys(cdp, token, context_id)
+    if keys is None:
+        return None
+    every = [i for i, k in enumerate(keys) if k]
+    every = every[:limit] if limit is not None else every
+    answers = [None] * len(keys)
+    for i, answer in zip(every, await fetch(cdp, [k for i in every if (k := keys[i])]), strict=True):
         answers[i] = answer
     return answers
+
+
+async def kept_semantics(sessions: FrameSessions, frame: Frame, token: str, limit: int | None = None,
+                         world: tuple[bool, int] | None = None) -> list[NodeSemantics | None]:
+    """Return the semantics of the nodes the walk of ``frame`` kept under ``token``, in the walk's order.
+
+    Looks in the page's session first (the main frame and every in-process frame), then in ``frame``'s
+    own session (an out-of-process iframe). The first ``limit`` nodes are asked about (all when ``None``); the
+    others answer ``None``. Empty when the nodes cannot be reached (the frame navigated).
+    ``world``: where the walk ran (:meth:`.worlds.Worlds.context_of`: out of process, context id); the
+    nodes are asked for in that context of the frame's session only.
+
+    Roles and names are read in the page (:func:`computed_semantics`, a few milliseconds for a hundred nodes)
+    when the browser exposes them; the other fields then keep their defaults, except for the nodes whose
+    value, invalid state or fallback name only CDP gives, which are asked over CDP (one
+    ``getPartialAXTree`` each, as every node is when the page cannot answer).
+
+    Raises:
+        PageError: the page or browser closed.
+    """
+    page_session = await sessions.for_frame(None)
+    if world is not None:
+        cdp = await sessions.for_frame(frame) if world[0] else page_session
+        found = await _kept_answers(cdp, token, limit, world[1]) if cdp is not None else None
+        return found or []
+    found = await _kept_answers(page_session, token, limit) if page_session is not None else None
+    if found is None and frame.parent_frame is not None:
+        cdp = await sessions.for_frame(frame)
+        found = await _kept_answers(cdp, token, limit) if cdp is not None else None
+    return found or []
 
 
 def _attribute(key: str, text: str, max_chars: int) -> str:
@@ -547,25 +636,3 @@ def join_semantics(html: str, answers: Sequence[NodeSemantics | None], max_name_
         return _AX_MARK.sub(lambda m: _joined(text, m, answers, max_name_chars, max_value_chars), text)
 
     return _START_TAG.sub(tag_joined, html)
-
-
-def shown_marks(html: str, window: str) -> set[int]:
-    """Return the indexes of the walker's ``data-ax`` markers on the elements an answer shows in ``window``.
-
-    Pure. ``html`` is one frame's walk with its markers; ``window`` is the text of the answer rendered from it
-    (the part the caller will send). A marked element with a ref counts as shown when its ref is in the window
-    (``[e12]``, ``[text](e12)``); one without a ref (an image, a landmark, a form, a table) counts as shown when
-    it comes, in document order, before the first marked element with a ref that the window leaves out after
-    the last one it shows (all of them when the window shows no ref and the page has none).
-    """
-    refs = set(_SHOWN_REF.findall(window))
-    marks: list[tuple[int, str | None]] = []
-    for tag in _START_TAG.finditer(html):
-        text = tag.group(0)
-        mark = _AX_MARK.search(text)
-        if mark is not None:
-            ref = _REF_ATTR.search(text)
-            marks.append((int(mark.group(1)), ref.group(1) if ref else None))
-    last = max((k for k, (_, ref) in enumerate(marks) if ref is not None and ref in refs), default=-1)
-    stop = next((k for k in range(last + 1, len(marks)) if marks[k][1] is not None), len(marks))
-    return {index for k, (index, ref) in enumerate(marks) if (ref in refs if ref is not None else k < stop)}

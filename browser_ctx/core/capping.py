@@ -23,7 +23,7 @@ from typing import Any
 from .tokens import count_tokens, encoding
 
 __all__ = ["Capped", "cap", "truncation_marker", "BOUNDARY_WINDOW", "PARTIAL_KEY", "partial_fields", "partial_note",
-           "COLLECT_MARGIN", "CHARS_PER_TOKEN", "MIN_COLLECT_CHARS", "collect_chars", "prefix_within"]
+           "COLLECT_MARGIN", "CHARS_PER_TOKEN", "MIN_COLLECT_CHARS", "collect_chars"]
 
 #: A boundary is searched for in at most the last this-many characters of the
 #: part that fits; past that the cut falls back to the next kind of boundary.
@@ -167,17 +167,6 @@ def _token_ends(window: str) -> list[int]:
         return byte_ends
     char_byte_ends = list(itertools.accumulate(len(c.encode("utf-8", "surrogatepass")) for c in window))
     return [bisect.bisect_right(char_byte_ends, b) for b in byte_ends]
-
-
-def prefix_within(text: str, tokens: int) -> str:
-    """Return the longest prefix of ``text`` that holds at most ``tokens`` o200k tokens: no more than what an
-    answer capped at ``tokens`` can show from its start (its notes and marker take some of them). Pure; encodes
-    at most ``tokens × 8`` characters."""
-    if tokens <= 0:
-        return ""
-    window = text[:tokens * 8]
-    ends = _token_ends(window)
-    return window if len(ends) <= tokens else window[:ends[tokens - 1]]
 
 
 def _tokens_json(meta: dict[str, Any]) -> int:

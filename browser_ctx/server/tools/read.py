@@ -15,7 +15,7 @@ from ..._errors import PageError
 from ...browser import journal, reading
 from ...browser.extract import PageRead, page_version
 from ...browser.session import Tab
-from ...core.capping import PARTIAL_KEY, collect_chars, partial_fields, partial_note, prefix_within
+from ...core.capping import PARTIAL_KEY, collect_chars, partial_fields, partial_note
 from ...core.fingerprint import PAGE_META_KEY, page_fingerprint
 from ...core.journal import render_gone
 from ...core.main_content import main_content
@@ -150,25 +150,9 @@ async def snapshot(call: ToolCall) -> Rendered:
         text = f"Page: {title} — {page.url}\n" + _join_matches(target, rendered, total)
         meta: dict[str, object] = {"matches": total, PAGE_META_KEY: page_fingerprint([str(total), *parts])}
     else:
-        renders: dict[str, str] = {}
-
-        async def render(walked: str) -> str:
-            if walked not in renders:
-                renders[walked] = await _off_loop(lambda: render_snapshot(walked, title=title, url=page.url),
-                                                  len(walked))
-            return renders[walked]
-
-        async def window(walked: str) -> str:  # the part of the answer this call sends: ask Chromium about that
-            return prefix_within(await render(walked), call.budget.tokens)
-
-        title = await reading.page_title(tab, call.settings)
-        read = await reading.read_page(tab, call.settings, collect_chars(call.budget.tokens, call.budget.chars),
-                                       shown=window)
-        html = read.html
-        if read.title != title:  # it changed meanwhile: the read's is the page's now
-            title = read.title
-            renders.clear()
-        text = await render(html)  # the window's render when no name Chromium gave differs from the walker's
+        read = await reading.read_page(tab, call.settings, collect_chars(call.budget.tokens, call.budget.chars))
+        html, title = read.html, read.title
+        text = await _off_loop(lambda: render_snapshot(html, title=title, url=page.url), len(html))
         meta = {PAGE_META_KEY: page_fingerprint([html, read.rest])}
         version = read.version
         if read.walker_names:
