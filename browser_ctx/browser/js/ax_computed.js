@@ -1,9 +1,9 @@
 // Chromium's role and accessible name of the nodes a walk kept (browser_ctx/browser/semantics.py,
 // computed_semantics), read in the page through Element.computedRole / computedName: the same values as
 // Accessibility.getPartialAXTree, from the same accessibility tree, without one CDP message per node.
-// Chromium exposes them with --enable-blink-features=ComputedAccessibilityInfo; they are fast only while
-// a CDP session holds the document's accessibility tree (Accessibility.enable, then one query), else each
-// read builds the whole tree again, so the loop gives up (null) when the reads are slow.
+// Chromium exposes them with --enable-blink-features=ComputedAccessibilityInfo; they are fast only once a
+// CDP query has had the document's accessibility tree built (semantics.hold_tree), else each read builds
+// the whole tree again, so the loop gives up (null) when the reads are slow.
 // Arguments: token (the walk's), limit (read the first this many; null: all),
 // valueRoles (roles whose value only the CDP answer carries). Returns null (no such API, no kept nodes for
 // the token, or too slow), else [number of kept nodes, [[index, role, name, ask], ...]] where ask is true for a node whose CDP
