@@ -120,8 +120,8 @@ async def measure(page: Page, label: str, selector: str, repeat: int, full: bool
             await semantics.release(cdp)
         finally:
             await cdp.detach()
-        print(f"| {n:,} | {t_handoff:.1f} | {t_partial:.1f} ({t_partial / n:.2f}) | {t_enabled:.1f} | {t_in_page:.1f} | "
-              f"{t_query:.1f} | {t_describe:.1f} | {t_backend:.1f} | {t_noop:.1f} |")
+        print(f"| {n:,} | {t_handoff:.1f} | {t_partial:.1f} ({t_partial / n:.2f}) | {t_enabled:.1f} | "
+              f"{t_in_page:.1f} | {t_query:.1f} | {t_describe:.1f} | {t_backend:.1f} | {t_noop:.1f} |")
     if full:
         cdp = await page.context.new_cdp_session(page)
         try:
