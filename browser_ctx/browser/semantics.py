@@ -9,7 +9,7 @@ page (``Accessibility.getFullAXTree`` takes over a minute on a page of 200,000 e
   (:func:`computed_semantics`: ``Element.computedRole``/``computedName``, the same tree's answers, in one
   ``Runtime.evaluate`` once :func:`hold_tree` has had the tree built), and asks over CDP only about the
   nodes whose answer says more than a name (a value role, an invalid state, a name from ``title`` or a
-  placeholder, a node under ``aria-hidden``/``inert`` that Chromium may ignore). A browser without the
+  placeholder, a node Chromium may ignore: not rendered, under ``aria-hidden``/``inert``). A browser without the
   feature flag (one we attached to) has every node asked over CDP.
 - :func:`fetch` takes node keys (a Runtime ``objectId`` string or a ``backendNodeId`` int) and answers
   one :class:`NodeSemantics` per key, from ``Accessibility.getPartialAXTree {fetchRelatives: false}``
@@ -487,16 +487,18 @@ async def computed_semantics(cdp: CDPSession, token: str, limit: int | None = No
     ``js/ax_computed.js`` reads ``Element.computedRole``/``computedName`` (Chromium exposes them with
     ``--enable-blink-features=ComputedAccessibilityInfo``, which :func:`.launcher.chromium_args` passes): the
     values ``Accessibility.getPartialAXTree`` gives, from the same tree, in one ``Runtime.evaluate`` instead of
-    one CDP message per node (the walks of 127 of 130 corpus pages are the same either way; the two differ on
-    a submit button inside an empty ``<label>``: named by its value here, unnamed in the CDP answer).
+    one CDP message per node. The walks of 126 of the 130 corpus pages are the same either way; 3 others differ
+    only by random numbers in their markup, and on the last a submit button inside an empty ``<label>`` is
+    named by its value here and unnamed in the CDP answer.
     :func:`hold_tree` runs first. ``limit`` as for :func:`kept_semantics`.
 
     Returns:
         ``(number of kept nodes, [(index, role, name, ask), …])``: ``role`` is ``""`` for Chromium's internal
         roles; ``ask`` is true for a node whose CDP answer says more than its name (a value role, an invalid
-        state, a name from ``title`` or placeholder). ``None`` when the page has no such API (a browser
-        launched without the flag), no frame reachable from ``cdp`` holds ``token``, or the reads were slow (the
-        tree was not held): ask over CDP (:func:`kept_keys`, :func:`fetch`).
+        state, a name from ``title`` or placeholder, a node Chromium may ignore: not rendered, under
+        ``aria-hidden`` or ``inert``, presentational, or beside an open modal dialog). ``None`` when the page
+        has no such API (a browser launched without the flag), no frame reachable from ``cdp`` holds ``token``,
+        or the reads were slow (the tree was not held): ask over CDP (:func:`kept_keys`, :func:`fetch`).
 
     Raises:
         PageError: the page or browser closed.
