@@ -87,7 +87,8 @@ async def noop_each(cdp: CDPSession, n: int) -> list[dict[str, Any]]:
 async def in_page(cdp: CDPSession, handle: Any, token: str) -> Any:
     """Keep the nodes of ``handle`` under ``token`` as a walk does, then read their names in the page."""
     await handle.evaluate("(nodes, t) => { window.__browserCtx = {axToken: t, axKept: nodes}; }", token)
-    return await semantics.computed_semantics(cdp, token)
+    array = await semantics.kept_array(cdp, token)
+    return await semantics.computed_semantics(cdp, array) if array is not None else None
 
 
 async def measure(page: Page, label: str, selector: str, repeat: int, full: bool) -> None:

@@ -339,7 +339,9 @@ async def test_names_read_in_the_page_are_the_ones_cdp_gives(browser, site) -> N
                     await page.evaluate("(t) => { window.__browserCtx = {axToken: t, axKept: [document.body]}; }",
                                         "token")
                     cdp = await context.new_cdp_session(page)
-                    paths.append(await semantics.computed_semantics(cdp, "token"))
+                    array = await semantics.kept_array(cdp, "token")
+                    assert array is not None
+                    paths.append(await semantics.computed_semantics(cdp, array))
                     await cdp.detach()
                 finally:
                     await context.close()

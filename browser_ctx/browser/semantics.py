@@ -44,7 +44,7 @@ from playwright.async_api import CDPSession, ElementHandle, Frame, JSHandle, Pag
 from playwright.async_api import Error as PlaywrightError
 
 from .._errors import translate
-from .scripts import invocation
+from .scripts import invocation, script
 
 __all__ = [
     "NodeSemantics",
@@ -58,6 +58,7 @@ __all__ = [
     "resolve",
     "release",
     "parse_node",
+    "kept_array",
     "kept_keys",
     "FrameSessions",
     "kept_semantics",
@@ -387,26 +388,45 @@ _AX_MARK = re.compile(r' data-ax="(\d+)"( data-name="[^"]*")?')
 _WHITESPACE = re.compile(r"[ \t\n\r\f]+")
 
 
-async def kept_keys(cdp: CDPSession, token: str, context_id: int | None = None) -> list[str | None] | None:
-    """Return objectId keys for the nodes a walk kept under ``token``, or ``None`` when ``cdp`` cannot reach them.
+async def kept_array(cdp: CDPSession, token: str, context_id: int | None = None) -> str | None:
+    """Return the ``objectId`` (in :data:`OBJECT_GROUP`) of the array of nodes a walk kept under ``token``, or
+    ``None`` when ``cdp`` cannot reach them.
 
     The walker stores its kept nodes on its frame's registry (``window.__browserCtx.axKept``, with
     ``axToken``); ``js/ax_kept.js``, evaluated in the main world of ``cdp``'s main frame, finds them in
-    that frame or any frame reachable from it that is not cross-origin. Two calls (``Runtime.evaluate``,
-    ``Runtime.getProperties``) whatever the number of nodes. ``None`` means the frame is out of process
-    (ask its own session) or gone. ``context_id``: evaluate there instead (the isolated world of the walked
-    frame, :mod:`.worlds`; context ids hold in every session of the target).
+    that frame or any frame reachable from it that is not cross-origin, and drops them from the registry
+    (read once). One ``Runtime.evaluate``. ``None`` means the frame is out of process (ask its own session)
+    or gone. ``context_id``: evaluate there instead (the isolated world of the walked frame, :mod:`.worlds`;
+    context ids hold in every session of the target).
+
+    Raises:
+        PageError: the page or browser closed.
     """
     where = {"contextId": context_id} if context_id is not None else {}
     try:
         answer = await cdp.send("Runtime.evaluate", {"expression": invocation("ax_kept", token),
                                                      "objectGroup": OBJECT_GROUP, **where})
-        array_id = (answer.get("result") or {}).get("objectId")
-        return await object_ids(cdp, array_id) if array_id else None
     except PlaywrightError as exc:
         if _session_closed(exc):
             raise translate(exc, action="read the accessibility tree") from exc
         return None  # the frame navigated meanwhile: nothing of this walk is left to ask about
+    return (answer.get("result") or {}).get("objectId")
+
+
+async def kept_keys(cdp: CDPSession, array_id: str) -> list[str | None] | None:
+    """Return objectId keys for the nodes of a kept array (:func:`kept_array`), ``None`` when it is gone.
+
+    One ``Runtime.getProperties`` call whatever the number of nodes.
+
+    Raises:
+        PageError: the page or browser closed.
+    """
+    try:
+        return await object_ids(cdp, array_id)
+    except PlaywrightError as exc:
+        if _session_closed(exc):
+            raise translate(exc, action="read the accessibility tree") from exc
+        return None
 
 
 class FrameSessions:
@@ -480,35 +500,35 @@ async def hold_tree(cdp: CDPSession, context_id: int | None = None) -> None:
             raise translate(exc, action="read the accessibility tree") from exc
 
 
-async def computed_semantics(cdp: CDPSession, token: str, limit: int | None = None,
+async def computed_semantics(cdp: CDPSession, array_id: str, limit: int | None = None,
                              context_id: int | None = None) -> tuple[int, list[tuple[int, str, str, bool]]] | None:
-    """Read Chromium's role and accessible name of the nodes a walk kept under ``token`` in the page itself.
+    """Read Chromium's role and accessible name of the nodes of a kept array (:func:`kept_array`) in the page.
 
     ``js/ax_computed.js`` reads ``Element.computedRole``/``computedName`` (Chromium exposes them with
     ``--enable-blink-features=ComputedAccessibilityInfo``, which :func:`.launcher.chromium_args` passes): the
-    values ``Accessibility.getPartialAXTree`` gives, from the same tree, in one ``Runtime.evaluate`` instead of
-    one CDP message per node. The walks of 126 of the 130 corpus pages are the same either way; 3 others differ
-    only by random numbers in their markup, and on the last a submit button inside an empty ``<label>`` is
-    named by its value here and unnamed in the CDP answer.
-    :func:`hold_tree` runs first. ``limit`` as for :func:`kept_semantics`.
+    values ``Accessibility.getPartialAXTree`` gives, from the same tree, in one ``Runtime.callFunctionOn``
+    instead of one CDP message per node. The walks of 126 of the 130 corpus pages are the same either way; 3
+    others differ only by random numbers in their markup, and on the last a submit button inside an empty
+    ``<label>`` is named by its value here and unnamed in the CDP answer.
+    :func:`hold_tree` runs first (in ``context_id``, where the array lives). ``limit`` as for
+    :func:`kept_semantics`.
 
     Returns:
         ``(number of kept nodes, [(index, role, name, ask), …])``: ``role`` is ``""`` for Chromium's internal
         roles; ``ask`` is true for a node whose CDP answer says more than its name (a value role, an invalid
         state, a name from ``title`` or placeholder, a node Chromium may ignore: not rendered, under
         ``aria-hidden`` or ``inert``, presentational, or beside an open modal dialog). ``None`` when the page
-        has no such API (a browser launched without the flag), no frame reachable from ``cdp`` holds ``token``,
-        or the reads were slow (the tree was not held): ask over CDP (:func:`kept_keys`, :func:`fetch`).
+        has no such API (a browser launched without the flag), the array is gone, or the reads were slow (the
+        tree was not held): ask over CDP (:func:`kept_keys`, :func:`fetch`).
 
     Raises:
         PageError: the page or browser closed.
     """
-    where = {"contextId": context_id} if context_id is not None else {}
     try:
         await hold_tree(cdp, context_id)
-        answer = await cdp.send("Runtime.evaluate", {
-            "expression": invocation("ax_computed", token, limit, sorted(VALUE_ROLES)),
-            "returnByValue": True, **where})
+        answer = await cdp.send("Runtime.callFunctionOn", {
+            "objectId": array_id, "functionDeclaration": script("ax_computed"),
+            "arguments": [{"value": limit}, {"value": sorted(VALUE_ROLES)}], "returnByValue": True})
     except PlaywrightError as exc:
         if _session_closed(exc):
             raise translate(exc, action="read the accessibility tree") from exc
@@ -527,27 +547,27 @@ async def _kept_answers(cdp: CDPSession, token: str, limit: int | None,
     Names and roles come from :func:`computed_semantics` when the page can give them; the nodes it marks
     ``ask``, and every node when it cannot, are asked over CDP (:func:`kept_keys`, :func:`fetch`).
     """
-    computed = await computed_semantics(cdp, token, limit, context_id)
+    array_id = await kept_array(cdp, token, context_id)
+    if array_id is None:
+        return None
+    computed = await computed_semantics(cdp, array_id, limit, context_id)
     if computed is not None:
         count, rows = computed
         answers: list[NodeSemantics | None] = [None] * count
         for i, role, name, _ in rows:
             answers[i] = NodeSemantics(role=role, name=name)
-        asked = [i for i, _, _, ask in rows if ask]
-        if asked:
-            ask_keys = await kept_keys(cdp, token, context_id) or []
-            reachable = [i for i in asked if i < len(ask_keys) and ask_keys[i]]
-            got = await fetch(cdp, [k for i in reachable if (k := ask_keys[i])])
-            for i, answer in zip(reachable, got, strict=True):
-                answers[i] = answer
-        return answers
-    keys = await kept_keys(cdp, token, context_id)
+        wanted = [i for i, _, _, ask in rows if ask]
+        if not wanted:
+            return answers
+    keys = await kept_keys(cdp, array_id)
     if keys is None:
-        return None
-    every = [i for i, k in enumerate(keys) if k]
-    every = every[:limit] if limit is not None else every
-    answers = [None] * len(keys)
-    for i, answer in zip(every, await fetch(cdp, [k for i in every if (k := keys[i])]), strict=True):
+        return None if computed is None else answers
+    if computed is None:
+        answers = [None] * len(keys)
+        wanted = [i for i, k in enumerate(keys) if k]
+        wanted = wanted[:limit] if limit is not None else wanted
+    reachable = [i for i in wanted if i < len(keys) and keys[i]]
+    for i, answer in zip(reachable, await fetch(cdp, [k for i in reachable if (k := keys[i])]), strict=True):
         answers[i] = answer
     return answers
 

@@ -4,28 +4,14 @@
 // Chromium exposes them with --enable-blink-features=ComputedAccessibilityInfo; they are fast only once a
 // CDP query has had the document's accessibility tree built (semantics.hold_tree), else each read builds
 // the whole tree again, so the loop gives up (null) when the reads are slow.
-// Arguments: token (the walk's), limit (read the first this many; null: all),
-// valueRoles (roles whose value only the CDP answer carries). Returns null (no such API, no kept nodes for
-// the token, or too slow), else [number of kept nodes, [[index, role, name, ask], ...]] where ask is true for a node whose CDP
-// answer says more than its name (a value, an invalid state, a name from title or placeholder, a node it may
-// ignore: not rendered, hidden, inert, presentational): the kept
-// list then stays for semantics.kept_keys; with no node to ask, it is dropped (read once).
-((token, limit, valueRoles) => {
+// Called on the kept array (this; found by js/ax_kept.js). Arguments: limit (read the first this many; null:
+// all), valueRoles (roles whose value only the CDP answer carries). Returns null (no such API, or too slow),
+// else [number of kept nodes, [[index, role, name, ask], ...]] where ask is true for a node whose CDP answer
+// says more than its name (a value, an invalid state, a name from title or placeholder, a node it may ignore:
+// not rendered, hidden, inert, presentational).
+(function (limit, valueRoles) {
   if (typeof Element === 'undefined' || !('computedName' in Element.prototype)) return null;
-  const find = (w) => {
-    try {
-      const bc = w.__browserCtx;
-      if (bc && bc.axToken === token && Array.isArray(bc.axKept)) return bc;
-    } catch (e) { /* a cross-origin frame: not ours to read from here */ }
-    for (let i = 0; i < w.frames.length; i++) {
-      const hit = find(w.frames[i]);
-      if (hit) return hit;
-    }
-    return null;
-  };
-  const bc = find(window);
-  if (!bc) return null;
-  const kept = bc.axKept;
+  const kept = this;
   const roles = new Set(valueRoles);
   /* Chromium ignores a node that is not rendered (a file input behind its label), under aria-hidden or inert,
      outside an open modal dialog, or presentational, and the walk then keeps its own name; computedName does
@@ -43,23 +29,20 @@
     }
     return false;
   };
+  const unrendered = (e) => typeof e.checkVisibility === 'function' && !e.checkVisibility({visibilityProperty: true});
   const out = [];
   const t0 = performance.now();
-  let asked = false;
   for (let i = 0; i < kept.length; i++) {
     if (limit !== null && out.length >= limit) break;
     const e = kept[i];
     if (!e || e.nodeType !== 1) continue;  /* not instanceof: a node of a child frame has its own Element */
     const role = e.computedRole || '';
     const name = e.computedName || '';
-    const ask = modal(e.ownerDocument) || roles.has(role) || role === 'none' || hidden(e) ||
-      (typeof e.checkVisibility === 'function' && !e.checkVisibility({visibilityProperty: true})) || e.hasAttribute('aria-invalid') ||
-      (e.validity !== undefined && !e.validity.valid) ||
+    const ask = modal(e.ownerDocument) || roles.has(role) || role === 'none' || hidden(e) || unrendered(e) ||
+      e.hasAttribute('aria-invalid') || (e.validity !== undefined && !e.validity.valid) ||
       (!name.trim() && (e.hasAttribute('title') || e.hasAttribute('placeholder')));
-    asked = asked || ask;
     out.push([i, role, name, ask]);
     if (performance.now() - t0 > 25 + 2 * out.length) return null;  /* slow: the tree is not held */
   }
-  if (!asked) bc.axKept = null;
   return [kept.length, out];
 })
