@@ -7,7 +7,7 @@ import socket
 import pytest
 
 from browser_ctx import InvalidArgument, SchemeRefused
-from browser_ctx.browser.reading import normalise_url
+from browser_ctx.browser.navigation import normalise_url
 from tests.support.client import mcp_session, result_text, result_tokens
 
 pytestmark = [pytest.mark.anyio, pytest.mark.e2e]
