@@ -14,7 +14,7 @@ Pages whose expected.html has no such paragraph are not counted. The corpus is r
 
 With ``--browser`` it also loads every page in Chromium (JavaScript off, every network
 request aborted, so the figures are reproducible offline), reads it as visible HTML with
-``browser_ctx.browser.extract`` and prints the same figures on that input, plus the ratio of
+``browser_ctx.browser.walk`` and prints the same figures on that input, plus the ratio of
 Playwright's ``aria_snapshot(mode="ai")`` tokens to ``render_snapshot`` tokens per page.
 """
 
@@ -33,9 +33,10 @@ from playwright.async_api import async_playwright
 from selectolax.lexbor import LexborHTMLParser
 
 from browser_ctx import BrowserCtxError
-from browser_ctx.browser.extract import FrameIds, extract_frame, register_ref_engine
 from browser_ctx.browser.launcher import chromium_args, find_executable
-from browser_ctx.core.main_content import main_content
+from browser_ctx.browser.refs import FrameIds, register_ref_engine
+from browser_ctx.browser.walk import Walk, walk_frame
+from browser_ctx.core.main_content import main_content, main_part
 from browser_ctx.core.markdown import render_markdown
 from browser_ctx.core.snapshot import render_snapshot
 from browser_ctx.core.tokens import count_tokens
@@ -63,10 +64,10 @@ def first_sentence(expected_html: str) -> str | None:
     return None
 
 
-async def _visible_pages(dirs: list[str]) -> dict[str, tuple[str, int]]:
+async def _visible_pages(dirs: list[str]) -> dict[str, tuple[Walk, int]]:
     """name -> (visible HTML, aria_snapshot(mode="ai") tokens), read in real Chromium."""
     settings = LaunchSettings(offline_external=True)
-    out: dict[str, tuple[str, int]] = {}
+    out: dict[str, tuple[Walk, int]] = {}
     async with async_playwright() as pw:
         await register_ref_engine(pw)
         browser = await pw.chromium.launch(executable_path=find_executable(settings), args=chromium_args(settings))
@@ -80,7 +81,7 @@ async def _visible_pages(dirs: list[str]) -> dict[str, tuple[str, int]]:
                 try:
                     await page.set_content(src, wait_until="domcontentloaded", timeout=30_000)
                     aria = await page.aria_snapshot(mode="ai", timeout=30_000)
-                    html = await extract_frame(page.main_frame, frame_ids=FrameIds())
+                    html = await walk_frame(page.main_frame, frame_ids=FrameIds())
                 except (PlaywrightError, BrowserCtxError) as exc:  # one odd page must not stop the bench
                     print(f"skip {name}: {type(exc).__name__}: {str(exc).splitlines()[0][:120]}")
                     continue
@@ -102,7 +103,7 @@ def browser_figures(corpus: str) -> None:
         if name not in pages:
             continue
         html, aria = pages[name]
-        snap = count_tokens(render_snapshot(html, url="http://fakehost/test/page.html"))
+        snap = count_tokens(render_snapshot(html.doc, url="http://fakehost/test/page.html"))
         ours.append(snap)
         if aria >= 1000:
             ratios.append(aria / max(1, snap))
@@ -112,7 +113,7 @@ def browser_figures(corpus: str) -> None:
         if want is None:
             continue
         total += 1
-        md = render_markdown(main_content(html))
+        md = render_markdown(main_part(html.doc))
         hits += strip_md(want) in strip_md(md) or want in norm(md)
     ours.sort()
     ratios.sort()

@@ -3,15 +3,16 @@
 **Breakdown** (in process, one Chromium launched as the server launches it, pages served from localhost): for each
 page, the stages of a default ``browser_snapshot`` (``maxTokens`` 2,000), median of ``--repeat`` runs, in ms:
 
-- *walk*: the page-side walk (``browser/js/extract.js``), timed inside the page with ``performance.now()``;
-- *transfer*: the read's wall time without the accessibility tree less the walk (CDP, Playwright's driver, JSON of
-  the HTML string);
-- *semantics*: what asking Chromium's accessibility tree about the walk's named nodes adds (``extract_page`` with
-  and without it: the kept nodes' handles, one ``getPartialAXTree`` per node, the join);
-- *parse*: selectolax parsing the visible HTML (what ``core/`` does before condensing);
-- *render*: ``render_snapshot`` less its parse;
+- *walk*: the page-side walk (``browser/js/walk.js``), timed inside the page with ``performance.now()``;
+- *transfer*: the read's wall time without the accessibility tree less the walk (CDP, the walker's JSON, building
+  the core's tree from it);
+- *semantics*: what asking Chromium's accessibility tree about the walk's named nodes adds (``walk_page`` with
+  and without it: the kept nodes, their names read in the page, the graft);
+- *parse*: building the core's tree from the walker's JSON (``core.tree.from_wire``; part of *transfer*, shown
+  apart);
+- *render*: ``render_snapshot`` of the walked tree;
 - *tokens*: counting the result's o200k tokens and cutting it to the cap (``count_tokens`` + ``cap``);
-- *version*: a separate page-version evaluate (``extract.page_version``), the round trip the read now folds into
+- *version*: a separate page-version evaluate (``refs.page_version``), the round trip the read now folds into
   its walk (shown for what it cost; a read no longer makes it).
 
 Pages: the fixtures (article, listing, wide table), the first ``--corpus`` pages of the readability corpus when
@@ -35,16 +36,17 @@ from pathlib import Path
 from typing import Any
 
 from playwright.async_api import async_playwright
-from selectolax.lexbor import LexborHTMLParser
 
 from bench.large_pages import large_page
 from browser_ctx._http import serve_directory
-from browser_ctx.browser.extract import MAX_VALUE_CHARS, FrameIds, extract_page, page_version, register_ref_engine
 from browser_ctx.browser.launcher import chromium_args, find_executable
-from browser_ctx.browser.scripts import script
+from browser_ctx.browser.refs import FrameIds, page_version, register_ref_engine
+from browser_ctx.browser.scripts import bundle
+from browser_ctx.browser.walk import MAX_VALUE_CHARS, walk_page
 from browser_ctx.core.capping import cap, collect_chars
 from browser_ctx.core.snapshot import render_snapshot
 from browser_ctx.core.tokens import count_tokens
+from browser_ctx.core.tree import from_wire
 from browser_ctx.settings import CapSettings, LaunchSettings
 from tests.support.client import mcp_session
 from tests.support.site import FIXTURES
@@ -56,8 +58,8 @@ STAGES = ("walk", "transfer", "semantics", "parse", "render", "tokens", "version
 
 
 def _timed_walk_source() -> str:
-    """The extractor wrapped to also return its own in-page time (ms): ``[ms, result]``."""
-    return ("(a) => { const t0 = performance.now(); const r = (" + script("extract") + ")(a); "
+    """The walker wrapped to also return its own in-page time (ms): ``[ms, result]``."""
+    return ("(a) => { const t0 = performance.now(); const r = (" + bundle("walk") + ")(a); "
             "return [performance.now() - t0, r]; }")
 
 
@@ -105,20 +107,20 @@ async def breakdown(site: str, pages: list[str], repeat: int) -> dict[str, dict[
                             "withCounter": True, "withFacts": True}
                     walk_ms, _ = await page.main_frame.evaluate(timed, opts)
                     t = time.perf_counter()
-                    await extract_page(page.main_frame, frame_ids=ids, max_chars=limit, timeout_ms=120_000,
-                                       with_semantics=False)
+                    await walk_page(page.main_frame, frame_ids=ids, max_chars=limit, timeout_ms=120_000,
+                                    with_semantics=False)
                     bare = (time.perf_counter() - t) * 1000
                     t = time.perf_counter()
-                    read = await extract_page(page.main_frame, frame_ids=ids, max_chars=limit, timeout_ms=120_000)
+                    read = await walk_page(page.main_frame, frame_ids=ids, max_chars=limit, timeout_ms=120_000)
                     wall = (time.perf_counter() - t) * 1000
-                    html = read.html
-                    size = len(html)
+                    size = read.size
                     t = time.perf_counter()
-                    LexborHTMLParser(html)
+                    for wire in read.wire:
+                        from_wire(wire)
                     parse = (time.perf_counter() - t) * 1000
                     t = time.perf_counter()
-                    text = render_snapshot(html, title="t", url=url)
-                    render = (time.perf_counter() - t) * 1000 - parse
+                    text = render_snapshot(read.doc, title="t", url=url)
+                    render = (time.perf_counter() - t) * 1000
                     t = time.perf_counter()
                     cap(text, max_tokens=caps.default_max_tokens, max_chars=caps.ceiling_chars,
                         full_tokens=count_tokens(text))
@@ -133,7 +135,7 @@ async def breakdown(site: str, pages: list[str], repeat: int) -> dict[str, dict[
                         runs[k].append(v)
                     runs["total"].append(sum(v for k, v in stage.items() if k != "version"))
                 out[name] = {k: statistics.median(v) for k, v in runs.items()}
-                out[name]["htmlChars"] = size
+                out[name]["wireChars"] = size
                 out[name]["elements"] = read.elements
         finally:
             await browser.close()
@@ -172,11 +174,11 @@ async def tool_latency(site: str, calls: int) -> dict[str, dict[str, float]]:
 
 def markdown(stages: dict[str, dict[str, float]], tools: dict[str, dict[str, float]]) -> str:
     """Both tables as markdown."""
-    head = "| page | elements | visible HTML chars | " + " | ".join(STAGES) + " | total (no version) |"
+    head = "| page | elements | walk JSON chars | " + " | ".join(STAGES) + " | total (no version) |"
     lines = [head, "|---|" + "---:|" * (len(STAGES) + 3)]
     for name, s in stages.items():
         cells = " | ".join(f"{s[k]:.1f}" for k in STAGES)
-        lines.append(f"| {name} | {int(s['elements']):,} | {int(s['htmlChars']):,} | {cells} | {s['total']:.1f} |")
+        lines.append(f"| {name} | {int(s['elements']):,} | {int(s['wireChars']):,} | {cells} | {s['total']:.1f} |")
     lines += ["", "| tool | median s | p90 s |", "|---|---:|---:|"]
     lines += [f"| {tool} | {v['median']:.3f} | {v['p90']:.3f} |" for tool, v in tools.items()]
     return "\n".join(lines)

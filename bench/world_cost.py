@@ -4,9 +4,9 @@ Prints figures (milliseconds, medians of ``--repeat`` runs, the two ways interle
 one Chromium); asserts nothing. For each page of the readability corpus (``--corpus`` pages; the fixtures'
 article when the corpus is not there):
 
-- *read*: :func:`browser_ctx.browser.extract.extract_page` (a bounded read of 32,000 characters, child frames
+- *read*: :func:`browser_ctx.browser.walk.walk_page` (a bounded read of 32,000 characters, child frames
   and accessibility-tree names included), in the main world (``worlds=None``) and in the isolated world;
-- *version*: :func:`browser_ctx.browser.extract.page_version`, the smallest call, in both worlds.
+- *version*: :func:`browser_ctx.browser.refs.page_version`, the smallest call, in both worlds.
 
 Usage: ``python -m bench.world_cost [--repeat 15] [--corpus 6]``.
 """
@@ -23,8 +23,9 @@ from typing import Any
 
 from playwright.async_api import async_playwright
 
-from browser_ctx.browser.extract import FrameIds, extract_page, page_version, register_ref_engine
 from browser_ctx.browser.launcher import chromium_args, find_executable
+from browser_ctx.browser.refs import FrameIds, page_version, register_ref_engine
+from browser_ctx.browser.walk import walk_page
 from browser_ctx.browser.worlds import Worlds
 from browser_ctx.settings import LaunchSettings
 from tests.support.site import FIXTURES, serve_directory
@@ -64,13 +65,13 @@ async def run(repeat: int, corpus: int) -> None:
                 for path in pages:
                     await page.goto(f"http://127.0.0.1:{port}/{path}", wait_until="load")
                     worlds, main_ids, own_ids = Worlds(page), FrameIds(), FrameIds()
-                    await extract_page(page.main_frame, frame_ids=main_ids, max_chars=READ_CHARS)  # warm both
-                    await extract_page(page.main_frame, frame_ids=own_ids, max_chars=READ_CHARS, worlds=worlds)
+                    await walk_page(page.main_frame, frame_ids=main_ids, max_chars=READ_CHARS)  # warm both
+                    await walk_page(page.main_frame, frame_ids=own_ids, max_chars=READ_CHARS, worlds=worlds)
                     main, own, main_v, own_v = [], [], [], []
                     for _ in range(repeat):
-                        main.append(await _ms(extract_page(page.main_frame, frame_ids=main_ids, max_chars=READ_CHARS)))
-                        own.append(await _ms(extract_page(page.main_frame, frame_ids=own_ids, max_chars=READ_CHARS,
-                                                          worlds=worlds)))
+                        main.append(await _ms(walk_page(page.main_frame, frame_ids=main_ids, max_chars=READ_CHARS)))
+                        own.append(await _ms(walk_page(page.main_frame, frame_ids=own_ids, max_chars=READ_CHARS,
+                                                       worlds=worlds)))
                         main_v.append(await _ms(page_version(page)))
                         own_v.append(await _ms(page_version(page, worlds=worlds)))
                     m, o = statistics.median(main), statistics.median(own)

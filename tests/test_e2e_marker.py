@@ -36,6 +36,6 @@ def test_what_counts_as_a_browser_or_server() -> None:
     assert starts_browser_or_server(["python3", "-m", "browser_ctx", "serve"])
     assert starts_browser_or_server(["python3", "-m", "bench.event_tokens"])
     # Tools that merely read our files are not browsers: a syntax check of page-side JavaScript.
-    assert not starts_browser_or_server(["node", "--check", "browser_ctx/browser/js/extract.js"])
+    assert not starts_browser_or_server(["node", "--check", "browser_ctx/browser/js/walk.js"])
     assert not starts_browser_or_server(["python3", "-c", "import browser_ctx"])
     assert not starts_browser_or_server([])

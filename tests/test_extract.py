@@ -1,4 +1,7 @@
-"""The in-page extractor against real Chromium and the fixtures site (docs/visible-html.md)."""
+"""The in-page walker against real Chromium and the fixtures site (docs/visible-html.md).
+
+The walks are checked through their HTML serialisation (:func:`browser_ctx.core.tree.to_html`), the form
+``docs/visible-html.md`` describes."""
 
 from __future__ import annotations
 
@@ -9,19 +12,13 @@ from playwright.async_api import async_playwright
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from browser_ctx._errors import InvalidArgument, SelectorError
-from browser_ctx.browser.extract import (
-    FrameIds,
-    extract_frame,
-    extract_locator,
-    is_ref,
-    page_version,
-    ref_frame_prefix,
-    register_ref_engine,
-)
 from browser_ctx.browser.launcher import chromium_args, find_executable
+from browser_ctx.browser.refs import FrameIds, is_ref, page_version, ref_frame_prefix, register_ref_engine
 from browser_ctx.browser.worlds import Worlds
 from browser_ctx.settings import LaunchSettings
 from tests.support.site import FIXTURES
+from tests.support.walks import walked_html as extract_frame
+from tests.support.walks import walked_parts as extract_locator
 
 pytestmark = [pytest.mark.anyio, pytest.mark.e2e]
 

@@ -16,11 +16,12 @@ from playwright.async_api import Browser, CDPSession, Page, async_playwright
 
 from browser_ctx._errors import PageError
 from browser_ctx.browser import semantics
-from browser_ctx.browser.extract import FrameIds, extract_frame
 from browser_ctx.browser.launcher import BLINK_FEATURES, chromium_args, find_executable
+from browser_ctx.browser.refs import FrameIds
 from browser_ctx.browser.semantics import NodeSemantics
 from browser_ctx.core.snapshot import render_snapshot
 from browser_ctx.settings import LaunchSettings
+from tests.support.walks import walked_html as extract_frame
 
 pytestmark = [pytest.mark.anyio, pytest.mark.e2e]
 
@@ -280,7 +281,7 @@ async def test_kept_nodes_found_by_token_in_every_kind_of_frame(page, site) -> N
     assert again == []  # read once: the page keeps no reference to the kept nodes after the read
 
 
-# --- joined into the walk (browser/extract.py) ---------------------------------------------------------------
+# --- joined into the walk (browser/walk.py) ---------------------------------------------------------------
 
 async def test_walk_takes_names_states_and_values_from_chromium(page, site) -> None:
     await page.goto(f"{site}/semantics/generated.html", wait_until="load")

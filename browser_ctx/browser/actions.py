@@ -51,7 +51,7 @@ from ..core.snapshot import render_snapshot
 from ..settings import ActionSettings, Settings
 from .downloads import save_downloads
 from .journal import drain as drain_journal
-from .reading import visible_html
+from .reading import walk_tab
 from .scripts import script
 from .session import BrowserSession, Tab
 from .traffic import LONG_LIVED, POLL_REPEATS, Traffic, short_url, stream_label
@@ -235,11 +235,11 @@ class Watch:
 
     async def _snapshot(self) -> str | None:
         try:
-            html = await visible_html(self.tab, self.settings)
+            walk = await walk_tab(self.tab, self.settings)
         except BrowserCtxError as exc:  # a page mid-navigation: no delta
             log.debug("snapshot for delta failed: %s", exc)
             return None
-        return render_snapshot(html, url=self.tab.page.url)
+        return render_snapshot(walk.doc, url=self.tab.page.url)
 
     async def _title(self, page: Page, default: str) -> str:
         try:
@@ -415,10 +415,11 @@ class Watch:
 
     async def _card(self) -> str | None:
         try:
-            html = await visible_html(self.tab, self.settings)
+            walk = await walk_tab(self.tab, self.settings)
         except BrowserCtxError:  # navigating again or busy: no card
             return None
-        card = render_card(url=self.tab.page.url, status=None, title=self.record.title_after, outline=outline(html))
+        card = render_card(url=self.tab.page.url, status=None, title=self.record.title_after,
+                           outline=outline(walk.doc))
         lines = [ln for ln in card.splitlines() if not ln.startswith(("Page:", "Load:"))]
         return "\n".join(lines) or None
 

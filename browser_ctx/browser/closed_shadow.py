@@ -8,8 +8,9 @@ roots, closed ones too, and ``DOM.resolveNode`` hands one to a script in a chose
    shown) with ``<bc-shadow data-host="i">`` and leaves the list on its registry under the walk's token
    (``js/closed_hosts.js`` reads it, once);
 2. :func:`fill` asks Chromium for each host's closed root and runs the walker on it, in the world and
-   registry of the first walk, so its controls get refs of the same frame that ``browser_click`` resolves,
-   and puts that HTML in place of the marker. A host without a closed root loses its marker.
+   registry of the first walk, so its controls get refs of the same frame that ``browser_click`` resolves;
+   :mod:`.walk` grafts each walked root in place of its marker (by the marker's node). A host without a
+   closed root loses its marker.
 
 At most 20 hosts per frame (the walker's limit); one ``DOM.describeNode`` per host, and for a closed root one
 ``DOM.resolveNode`` and one ``Runtime.callFunctionOn``. Without CDP (no world context) markers are removed.
@@ -17,26 +18,28 @@ At most 20 hosts per frame (the walker's limit); one ``DOM.describeNode`` per ho
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from playwright.async_api import CDPSession
 from playwright.async_api import Error as PlaywrightError
 
-from .scripts import invocation, script
+from .scripts import bundle, invocation
 from .semantics import OBJECT_GROUP, object_ids
 
-__all__ = ["MARKER", "fill"]
+__all__ = ["fill", "target_closed"]
 
-#: The walker's marker of a possible closed-root host (empty element, replaced or removed by :func:`fill`).
-MARKER = re.compile(r'<bc-shadow data-host="(\d+)"></bc-shadow>')
-
-#: Runs the walker (``js/extract.js``) with ``this`` (a closed shadow root) as its root.
+#: Runs the walker (``js/walk.js``, bundled) with ``this`` (a closed shadow root) as its root.
 _WALK_ROOT = "function (opts) {{ return ({source})(Object.assign({{}}, opts, {{ root: this }})); }}"
 
 
+def target_closed(exc: PlaywrightError) -> bool:
+    """Whether ``exc`` says the CDP target (page or browser) closed, not just one node or context going away."""
+    low = str(exc).lower()
+    return "closed" in low and "target" in low
+
+
 async def _walk_root(cdp: CDPSession, host_id: str, context_id: int, opts: dict[str, Any]) -> tuple[str, int]:
-    """Return the walked HTML of ``host_id``'s closed shadow root and the last ref number, or ``("", 0)``."""
+    """Return the walker's JSON of ``host_id``'s closed shadow root and the last ref number, or ``("", 0)``."""
     described = await cdp.send("DOM.describeNode", {"objectId": host_id, "depth": 1, "pierce": True})
     roots = [r for r in (described.get("node") or {}).get("shadowRoots") or ()
              if r.get("shadowRootType") == "closed" and r.get("backendNodeId")]
@@ -48,7 +51,7 @@ async def _walk_root(cdp: CDPSession, host_id: str, context_id: int, opts: dict[
     if not root_id:
         return "", 0
     got = await cdp.send("Runtime.callFunctionOn", {
-        "functionDeclaration": _WALK_ROOT.format(source=script("extract")), "objectId": root_id,
+        "functionDeclaration": _WALK_ROOT.format(source=bundle("walk")), "objectId": root_id,
         "arguments": [{"value": {**opts, "withCounter": True}}], "returnByValue": True})
     value = (got.get("result") or {}).get("value")
     if not isinstance(value, list) or len(value) < 2 or not isinstance(value[0], str):
@@ -56,39 +59,39 @@ async def _walk_root(cdp: CDPSession, host_id: str, context_id: int, opts: dict[
     return value[0], int(value[1]) if isinstance(value[1], (int, float)) else 0
 
 
-async def fill(html: str, cdp: CDPSession | None, context_id: int | None, token: str,
-               opts: dict[str, Any]) -> tuple[str, int]:
-    """Replace each ``<bc-shadow>`` marker of one frame's walk with the walked HTML of that host's closed shadow
-    root (or with nothing). ``cdp``/``context_id``: the session and world the walk ran in; ``opts``: the walk's
-    options (frame prefix, name and value limits, ref base). Returns the HTML and the last ref number used (0
-    when none was). Never raises for a host or frame that went away: its marker is removed.
+async def fill(cdp: CDPSession | None, context_id: int | None, token: str,
+               opts: dict[str, Any]) -> tuple[dict[int, str], int]:
+    """Walk the closed shadow root of each host one frame's walk marked (``bc-shadow``), in the world and
+    registry that walk used. ``cdp``/``context_id``: the session and world the walk ran in; ``opts``: the walk's
+    options (frame prefix, name and value limits, ref base). Returns ``{host index: the walker's JSON of its
+    root}`` (hosts without a closed root, or gone, are left out) and the last ref number used (0 when none was).
 
     Raises:
         PlaywrightError: only when the session itself closed (the page or browser closed).
     """
-    if "<bc-shadow" not in html:
-        return html, 0
     walked: dict[int, str] = {}
     last = 0
-    if cdp is not None and context_id is not None:
-        try:
-            answer = await cdp.send("Runtime.evaluate", {"expression": invocation("closed_hosts", token),
-                                                         "contextId": context_id, "objectGroup": OBJECT_GROUP})
-            array_id = (answer.get("result") or {}).get("objectId")
-            hosts = await object_ids(cdp, array_id) if array_id else []
-            for index, host_id in enumerate(hosts):
-                if not host_id:
-                    continue
-                try:
-                    part, counter = await _walk_root(cdp, host_id, context_id,
-                                                     {**opts, "refBase": max(last, int(opts.get("refBase") or 0))})
-                except PlaywrightError as exc:
-                    if "closed" in str(exc).lower() and "target" in str(exc).lower():
-                        raise
-                    continue  # the host went away or its document changed: no content for it
+    if cdp is None or context_id is None:
+        return walked, last
+    try:
+        answer = await cdp.send("Runtime.evaluate", {"expression": invocation("closed_hosts", token),
+                                                     "contextId": context_id, "objectGroup": OBJECT_GROUP})
+        array_id = (answer.get("result") or {}).get("objectId")
+        hosts = await object_ids(cdp, array_id) if array_id else []
+        for index, host_id in enumerate(hosts):
+            if not host_id:
+                continue
+            try:
+                part, counter = await _walk_root(cdp, host_id, context_id,
+                                                 {**opts, "refBase": max(last, int(opts.get("refBase") or 0))})
+            except PlaywrightError as exc:
+                if target_closed(exc):
+                    raise
+                continue  # the host went away or its document changed: no content for it
+            if part:
                 walked[index] = part
-                last = max(last, counter)
-        except PlaywrightError as exc:
-            if "closed" in str(exc).lower() and "target" in str(exc).lower():
-                raise
-    return MARKER.sub(lambda m: walked.get(int(m.group(1)), ""), html), last
+            last = max(last, counter)
+    except PlaywrightError as exc:
+        if target_closed(exc):
+            raise
+    return walked, last

@@ -21,7 +21,7 @@ from .scripts import invocation
 if TYPE_CHECKING:
     from playwright.async_api import BrowserContext, Frame, Page
 
-    from .extract import FrameIds
+    from .refs import FrameIds
 
 __all__ = ["install", "drain", "JOURNAL_ENTRIES", "JOURNAL_TEXT_CHARS", "JOURNAL_TRACKED", "DRAIN_TIMEOUT_S",
            "DRAIN_FRAMES"]

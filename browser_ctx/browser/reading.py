@@ -1,6 +1,6 @@
-"""Read a tab: the visible HTML of the page or of a target (the browser half of page reads).
+"""Read a tab: walks of the page or of a target (the browser half of page reads), each with one timeout.
 
-Everything here talks to Playwright and hands strings to the pure core. Targets are
+Everything here talks to Playwright and hands trees (:mod:`.walk`) to the pure core. Targets are
 resolved by Playwright in the live page, never by re-parsing a copy of the HTML:
 a ref (``e12``, ``f1e3``) goes through the ``bcref`` selector engine in its frame;
 anything else is a Playwright selector (CSS, which pierces open shadow roots,
@@ -10,21 +10,18 @@ anything else is a Playwright selector (CSS, which pierces open shadow roots,
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable
-from typing import TypeVar
 
 from playwright.async_api import Error as PlaywrightError
 
-from .._errors import ActionTimeout, SelectorError, StaleRefError, translate
+from .._errors import SelectorError, StaleRefError, translate
 from ..settings import Settings
-from . import extract
+from .refs import is_ref
 from .session import Tab
 from .targets import locator_for
+from .walk import PageWalk, Walk, walk_frame, walk_locator, walk_page
 
-__all__ = ["page_title", "visible_html", "read_page", "target_html", "count_matches", "MAX_MATCHES",
+__all__ = ["page_title", "walk_tab", "walk_tab_page", "walk_target", "count_matches", "MAX_MATCHES",
            "interrupt_scripts"]
-
-_T = TypeVar("_T")
 
 
 async def interrupt_scripts(tab: Tab) -> bool:
@@ -41,41 +38,29 @@ async def page_title(tab: Tab, settings: Settings) -> str:
         return ""
 
 
-async def _bounded(coro: Awaitable[_T], settings: Settings, what: str) -> _T:
-    timeout = settings.timeouts.read_ms
-    try:
-        return await asyncio.wait_for(coro, timeout / 1000)
-    except TimeoutError as exc:
-        raise ActionTimeout(f"Timed out after {timeout:.0f} ms while {what}; the page may be busy "
-                            "(an endless script?). Try again or reload the page.") from exc
+async def walk_tab(tab: Tab, settings: Settings) -> Walk:
+    """Walk the whole page, frames grafted in, within the read timeout (``settings.timeouts.read_ms``).
+
+    Raises:
+        ActionTimeout: no answer within the read timeout.
+        PageError: the page navigated, closed or crashed during the walk.
+    """
+    return await walk_frame(tab.page.main_frame, frame_ids=tab.frame_ids, worlds=tab.worlds,
+                            timeout_ms=settings.timeouts.read_ms)
 
 
-async def visible_html(tab: Tab, settings: Settings) -> str:
-    """Return the visible HTML of the whole page, frames spliced in."""
-    try:
-        return await _bounded(extract.extract_frame(tab.page.main_frame, frame_ids=tab.frame_ids, worlds=tab.worlds),
-                              settings, "reading the page")
-    except PlaywrightError as exc:
-        raise translate(exc, action="read the page") from exc
-
-
-async def read_page(tab: Tab, settings: Settings, max_chars: int, *,
-                    with_semantics: bool = True) -> extract.PageRead:
-    """Return a bounded read of the whole page (:func:`extract.extract_page`): visible HTML up to about
-    ``max_chars`` characters (frames spliced in), the page version, whether it is still loading and how many
-    elements it has, in one evaluate per frame. ``with_semantics=False``: names from the walker, without
+async def walk_tab_page(tab: Tab, settings: Settings, max_chars: int, *, with_semantics: bool = True) -> PageWalk:
+    """Return a bounded walk of the whole page (:func:`.walk.walk_page`): up to about ``max_chars`` characters
+    (frames grafted in), the page version, whether it is still loading and how many elements it has, in one
+    evaluate per frame, within the read timeout. ``with_semantics=False``: names from the walker, without
     Chromium's accessibility tree (a navigation's card, text reads).
 
     Raises:
         ActionTimeout: no answer within the read timeout (``settings.timeouts.read_ms``).
-        PageError: the page navigated, closed or crashed during the read.
+        PageError: the page navigated, closed or crashed during the walk.
     """
-    try:
-        return await _bounded(extract.extract_page(tab.page.main_frame, frame_ids=tab.frame_ids, max_chars=max_chars,
-                                                      worlds=tab.worlds, with_semantics=with_semantics),
-                              settings, "reading the page")
-    except PlaywrightError as exc:
-        raise translate(exc, action="read the page") from exc
+    return await walk_page(tab.page.main_frame, frame_ids=tab.frame_ids, max_chars=max_chars, worlds=tab.worlds,
+                           with_semantics=with_semantics, timeout_ms=settings.timeouts.read_ms)
 
 
 #: Most matches of one target that a read renders; the rest are counted, not read.
@@ -96,26 +81,22 @@ async def count_matches(tab: Tab, target: str) -> int:
         raise translate(exc, action="read", target=target) from exc
 
 
-async def target_html(tab: Tab, target: str, settings: Settings) -> list[str]:
-    """Return the visible HTML of the elements ``target`` matches, in document order: at most
-    :data:`MAX_MATCHES` of them (the first ones); :func:`count_matches` tells how many there are.
+async def walk_target(tab: Tab, target: str, settings: Settings) -> list[Walk]:
+    """Walk the elements ``target`` matches, in document order: at most :data:`MAX_MATCHES` of them (the first
+    ones; :func:`count_matches` tells how many there are), within the read timeout.
 
     Raises:
         SelectorError: the selector is invalid or matches nothing (named in the message).
         StaleRefError: a ref whose element is gone.
+        ActionTimeout: no answer within the read timeout.
     """
     locator = locator_for(tab, target)
-    try:
-        parts = await _bounded(extract.extract_locator(locator, frame_ids=tab.frame_ids, max_matches=MAX_MATCHES,
-                                                       worlds=tab.worlds),
-                               settings, f"reading {target!r}")
-    except PlaywrightError as exc:
-        raise translate(exc, action="read", target=target) from exc
+    parts = await walk_locator(locator, frame_ids=tab.frame_ids, max_matches=MAX_MATCHES, worlds=tab.worlds,
+                               target=target, timeout_ms=settings.timeouts.read_ms)
     if not parts:
-        if extract.is_ref(target):
+        if is_ref(target):
             raise StaleRefError(f"Ref {target} is stale: its element is gone or the page changed. "
                                 "Take a new browser_snapshot.")
         raise SelectorError(f"No element matches {target!r}. Check the selector, or take a browser_snapshot "
                             "to find a ref.")
     return parts
-

@@ -47,8 +47,8 @@ from playwright.async_api import Error as PlaywrightError
 
 from .._errors import BrowserCtxError, BrowserLaunchError, one_line
 from ..settings import LaunchSettings
-from .extract import register_ref_engine
 from .launcher import chromium_args, find_executable
+from .refs import register_ref_engine
 
 __all__ = ["BrowserProvider", "RemoteBrowser", "LaunchedBrowser", "BACKOFF_START_S", "PROBE_TIMEOUT_S",
            "RECENT_FAILURE_S", "explain_connect_error"]

@@ -7,6 +7,9 @@ takes its parameters as arguments; nothing is filled in by string replacement.
 - :func:`script` returns a file's source, for ``page.evaluate(script("name"), arg)`` and friends.
 - :func:`invocation` returns ``(source)(arg1, arg2, …)`` with the arguments as JSON, for the places
   that take a script and no argument (``add_init_script``, CDP ``Runtime.evaluate``).
+- :func:`bundle` joins a script to the modules it uses: a script listed in :data:`MODULES` takes an object of
+  its modules (``M.registry`` …) as its first parameter, and its bundle is an ordinary function expression of
+  the remaining parameters.
 """
 
 from __future__ import annotations
@@ -16,7 +19,13 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-__all__ = ["script", "invocation", "script_names"]
+__all__ = ["script", "invocation", "script_names", "bundle", "MODULES"]
+
+#: Scripts made of modules: name -> the module scripts it takes, in ``M`` (``M.registry`` is ``js/registry.js``).
+MODULES: dict[str, tuple[str, ...]] = {
+    "walk": ("registry",),
+    "page_version": ("registry",),
+}
 
 
 @cache
@@ -27,6 +36,19 @@ def script(name: str) -> str:
         FileNotFoundError: no such script (a programming error, never a user's).
     """
     return resources.files(__package__).joinpath("js", f"{name}.js").read_text(encoding="utf-8").strip()
+
+
+@cache
+def bundle(name: str) -> str:
+    """Return ``name``'s source joined to its :data:`MODULES`: ``((a0, a1) => (<name>)({registry: (…)}, a0, a1))``,
+    one function expression (the modules are evaluated once per call, as plain function values).
+
+    Raises:
+        FileNotFoundError: no such script.
+    """
+    deps = MODULES.get(name, ())
+    mods = ", ".join(f"{dep}: ({script(dep)})" for dep in deps)
+    return f"((a0, a1) => ({script(name)})({{{mods}}}, a0, a1))"
 
 
 def invocation(name: str, *args: Any) -> str:

@@ -33,7 +33,6 @@ iframe, whose nodes live in that session only); the caller owns and detaches the
 from __future__ import annotations
 
 import asyncio
-import html
 import re
 import secrets
 from collections.abc import Mapping, Sequence
@@ -44,6 +43,7 @@ from playwright.async_api import CDPSession, ElementHandle, Frame, JSHandle, Pag
 from playwright.async_api import Error as PlaywrightError
 
 from .._errors import translate
+from ..core.tree import INVISIBLE_CHARS, Node
 from .scripts import invocation, script
 
 __all__ = [
@@ -64,7 +64,7 @@ __all__ = [
     "kept_semantics",
     "computed_semantics",
     "hold_tree",
-    "join_semantics",
+    "apply_semantics",
     "MAX_NAME_CHARS",
     "MAX_VALUE_CHARS",
     "VALUE_ROLES",
@@ -381,10 +381,6 @@ MAX_VALUE_CHARS = 200
 #: combobox's current option, a slider's or spinbutton's ``aria-valuetext``/``aria-valuenow``).
 VALUE_ROLES = frozenset({"combobox", "slider", "spinbutton", "progressbar", "meter", "scrollbar"})
 
-#: A start tag of visible HTML (text never holds a raw ``<`` or ``>``: the walker escapes them).
-_START_TAG = re.compile(r"<[A-Za-z][^<>]*>")
-#: The walker's marker of a kept node, with the name it computed itself (if any) right after it.
-_AX_MARK = re.compile(r' data-ax="(\d+)"( data-name="[^"]*")?')
 _WHITESPACE = re.compile(r"[ \t\n\r\f]+")
 
 
@@ -602,62 +598,47 @@ async def kept_semantics(sessions: FrameSessions, frame: Frame, token: str, limi
     return found or []
 
 
-def _attribute(key: str, text: str, max_chars: int) -> str:
-    """Return `` key="…"`` (whitespace collapsed, capped with ``…``, escaped), or ``''`` when ``text`` is empty."""
-    text = _WHITESPACE.sub(" ", text).strip()
-    if not text:
-        return ""
+def _capped(text: str, max_chars: int) -> str:
+    """``text`` without :data:`~browser_ctx.core.tree.INVISIBLE_CHARS`, whitespace collapsed, cut to ``max_chars``
+    (ending in ``…``); ``""`` when empty."""
+    text = _WHITESPACE.sub(" ", INVISIBLE_CHARS.sub("", text)).strip()
     if len(text) > max_chars:
         text = text[:max_chars - 1] + "\u2026"
-    escaped = (text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
-               .replace("\0", "\ufffd"))
-    return f' {key}="{escaped}"'
+    return text.replace("\0", "\ufffd")
 
 
-def _joined(tag: str, mark: re.Match[str], answers: Sequence[NodeSemantics | None], max_name_chars: int,
-            max_value_chars: int) -> str:
-    """Return what replaces one ``data-ax`` marker (and the walker's name after it) inside start tag ``tag``."""
-    index = int(mark.group(1))
-    answer = answers[index] if index < len(answers) else None
-    walker = mark.group(2) or ""
-    if answer is None or answer.ignored:
-        return walker
-    out = _attribute("data-name", answer.name, max_name_chars)
-    if walker and html.unescape(out).casefold() == html.unescape(walker).casefold():
-        out = walker  # the same name but for case: CSS text-transform, which the walker's copy does not have
-    if answer.invalid and " aria-invalid=" not in tag:
-        out += ' aria-invalid="true"'
-    if answer.value and answer.role in VALUE_ROLES and " data-value=" not in tag and " data-filled=" not in tag:
-        out += _attribute("data-value", answer.value, max_value_chars)
-    return out
+def apply_semantics(marked: Sequence[tuple[int, Node]], answers: Sequence[NodeSemantics | None],
+                    max_name_chars: int = MAX_NAME_CHARS, max_value_chars: int = MAX_VALUE_CHARS) -> None:
+    """Put Chromium's semantics on the nodes of one walk that the walker marked, by their index in its kept list.
 
-
-def join_semantics(html: str, answers: Sequence[NodeSemantics | None], max_name_chars: int = MAX_NAME_CHARS,
-                   max_value_chars: int = MAX_VALUE_CHARS) -> str:
-    """Put Chromium's semantics into a frame's visible HTML, by the walker's ``data-ax`` markers.
-
-    Pure. The walker marks each kept node ``data-ax="i"`` (``i`` its index in the kept list, so in
-    ``answers``), followed by the name it computed itself, if any. A marker whose answer is a node
-    Chromium does not ignore gets, in its place:
+    Pure; changes the nodes' attributes in place. A node whose answer is one Chromium does not ignore gets:
 
     - ``data-name``: Chromium's accessible name (whitespace collapsed, at most ``max_name_chars``
-      characters, ending in ``…`` when cut; no attribute when the name is empty). Chromium applies CSS
+      characters, ending in ``…`` when cut; removed when the name is empty). Chromium applies CSS
       ``text-transform`` to names ("PLACE ORDER"); when its name and the walker's differ only in case, the
       walker's casing (the page's text) is kept, so names match what action records and verify say;
     - ``aria-invalid="true"`` when Chromium says the node is invalid (``aria-invalid``, or a native
-      field that failed validation), unless the tag has one;
+      field that failed validation), unless it has one;
     - ``data-value``: Chromium's value (at most ``max_value_chars`` characters) for the roles of
-      :data:`VALUE_ROLES` whose tag carries no ``data-value``/``data-filled`` of the walker's own (a
-      custom combobox showing "Spain", a slider's ``aria-valuetext``).
+      :data:`VALUE_ROLES` when the walker gave no ``data-value``/``data-filled`` (a custom combobox showing
+      "Spain", a slider's ``aria-valuetext``).
 
-    Otherwise (no answer, or an ignored node) the walker's name stays. Every marker is removed. Join each
-    frame's HTML before splicing frames together: indexes are per frame.
+    Otherwise (no answer, or an ignored node) the walker's name stays.
     """
-    if "data-ax=" not in html:
-        return html
-
-    def tag_joined(tag: re.Match[str]) -> str:
-        text = tag.group(0)
-        return _AX_MARK.sub(lambda m: _joined(text, m, answers, max_name_chars, max_value_chars), text)
-
-    return _START_TAG.sub(tag_joined, html)
+    for index, node in marked:
+        answer = answers[index] if index < len(answers) else None
+        if answer is None or answer.ignored:
+            continue
+        attrs = node.attrs
+        name = _capped(answer.name, max_name_chars)
+        walker = attrs.get("data-name")
+        if not name:
+            attrs.pop("data-name", None)
+        elif walker is None or walker.casefold() != name.casefold():
+            attrs["data-name"] = name
+        if answer.invalid and "aria-invalid" not in attrs:
+            attrs["aria-invalid"] = "true"
+        if answer.value and answer.role in VALUE_ROLES and "data-value" not in attrs and "data-filled" not in attrs:
+            value = _capped(answer.value, max_value_chars)
+            if value:
+                attrs["data-value"] = value

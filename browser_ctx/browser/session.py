@@ -28,9 +28,9 @@ from ..core.redact import Redactor
 from ..settings import Settings
 from .capture import ConsoleHook, EventCapture
 from .dialogs import DialogCenter
-from .extract import FrameIds, register_ref_engine
 from .journal import install as install_journal
 from .launcher import IGNORED_DEFAULT_ARGS, chromium_args, find_executable
+from .refs import FrameIds, register_ref_engine
 from .remote import BrowserProvider, RemoteBrowser
 from .scripts import invocation
 from .sourcemaps import SourceMaps

@@ -1,7 +1,7 @@
 """Targets: a ref or a selector → a Playwright locator, a few words describing it, "exactly one" checks.
 
 A target is either a ref handed out by a read (``e12`` in the main frame, ``f3e12`` in child frame
-``f3``), resolved by the ``bcref`` selector engine in its frame (:mod:`.extract`), or any Playwright
+``f3``), resolved by the ``bcref`` selector engine in its frame (:mod:`.refs`), or any Playwright
 selector (CSS, which pierces open shadow roots, ``text=``, ``role=``, ``data-testid=``, XPath…),
 resolved by Playwright in the live page, never by re-parsing a copy of the HTML.
 
@@ -10,17 +10,16 @@ Refs are never reused, so a stale ref matches nothing instead of another element
 
 from __future__ import annotations
 
-import re
-
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Locator
 from playwright.async_api import TimeoutError as PlaywrightTimeout
 
 from .._errors import BrowserCtxError, InvalidArgument, SelectorError, StaleRefError, translate
 from ..settings import Settings
-from . import extract
+from . import refs
 from .scripts import script
 from .session import Tab
+from .walk import walk_locator
 
 __all__ = ["locator_for", "describe_element", "describe_matches", "resolve_one", "stale_ref", "missing_ref",
            "DESCRIBE_MATCHES"]
@@ -32,8 +31,6 @@ DESCRIBE_TIMEOUT_MS = 1000
 #: Milliseconds looking up (or registering) the ref of an element being described may take.
 REF_LOOKUP_TIMEOUT_MS = 2000
 
-_FIRST_TAG = re.compile(r"\s*<[^>]*>")
-_DATA_REF = re.compile(r'\sdata-ref="([^"]+)"')
 
 
 def stale_ref(ref: str, why: str = "its element was removed or the page changed") -> StaleRefError:
@@ -44,11 +41,11 @@ def stale_ref(ref: str, why: str = "its element was removed or the page changed"
 def missing_ref(tab: Tab, ref: str) -> StaleRefError:
     """Return the error for a ref that matches nothing in ``tab``: stale, or beyond every ref handed out
     on this page (mistyped or made up), which the message says apart."""
-    frame = tab.frame_ids.frame_for(tab.page, extract.ref_frame_prefix(ref))
+    frame = tab.frame_ids.frame_for(tab.page, refs.ref_frame_prefix(ref))
     high = tab.frame_ids.highest_ref(frame) if frame is not None else 0
     number = int(ref.strip().rpartition("e")[2])
     if frame is not None and number > high:
-        so_far = f"refs here go up to {extract.ref_frame_prefix(ref)}e{high}" if high else "no refs were given here yet"
+        so_far = f"refs here go up to {refs.ref_frame_prefix(ref)}e{high}" if high else "no refs were given here yet"
         return StaleRefError(f"Ref {ref} matches nothing on this page ({so_far}): it may be mistyped. "
                              "Take a browser_snapshot and use a ref from it.")
     return stale_ref(ref)
@@ -64,12 +61,12 @@ def locator_for(tab: Tab, target: str) -> Locator:
     target = target.strip()
     if not target:
         raise InvalidArgument("target is empty; pass a ref from browser_snapshot or a selector.")
-    if not extract.is_ref(target):
+    if not refs.is_ref(target):
         return tab.page.locator(target)
-    frame = tab.frame_ids.frame_for(tab.page, extract.ref_frame_prefix(target))
+    frame = tab.frame_ids.frame_for(tab.page, refs.ref_frame_prefix(target))
     if frame is None or frame.is_detached():
         raise stale_ref(target, "its frame is gone")
-    engine = extract.MAIN_REF_ENGINE_NAME if tab.worlds.isolated is False else extract.REF_ENGINE_NAME
+    engine = refs.MAIN_REF_ENGINE_NAME if tab.worlds.isolated is False else refs.REF_ENGINE_NAME
     return frame.locator(f"{engine}={target}")
 
 
@@ -105,13 +102,12 @@ async def _ref_of(locator: Locator, tab: Tab) -> str | None:
     """Return the ref of the (single) element ``locator`` points at, registering one if needed; ``None``
     when it cannot be read (describing is best effort)."""
     try:
-        parts = await extract.extract_locator(locator.first, frame_ids=tab.frame_ids,
+        parts = await walk_locator(locator.first, frame_ids=tab.frame_ids,
                                               timeout_ms=REF_LOOKUP_TIMEOUT_MS, worlds=tab.worlds)
     except (TimeoutError, BrowserCtxError, PlaywrightError):
         return None
-    first_tag = _FIRST_TAG.match(parts[0]) if parts and parts[0] else None  # the element, not a descendant
-    m = _DATA_REF.search(first_tag.group(0)) if first_tag else None
-    return m.group(1) if m else None
+    top = parts[0].doc.body.children if parts else []
+    return top[0].attrs.get("data-ref") if top and not top[0].is_text else None  # the element, not a descendant
 
 
 async def describe_matches(locator: Locator, count: int, tab: Tab) -> list[str]:
@@ -135,7 +131,7 @@ async def resolve_one(tab: Tab, target: str, settings: Settings, *, verb: str = 
             describes the first few).
     """
     locator = locator_for(tab, target)
-    ref = extract.is_ref(target.strip())
+    ref = refs.is_ref(target.strip())
     try:
         n = await locator.count()
         if n == 0 and not ref:

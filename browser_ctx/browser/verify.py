@@ -1,8 +1,8 @@
 """Check the page: wait for visible text, and ``browser_verify``'s one-line PASS/FAIL checks.
 
 Visible text is read as ``browser_text`` reads it (hidden content excluded), from
-:func:`browser_ctx.browser.reading.visible_html`; element checks use Playwright's web-first ``expect``
-(auto-waiting). Times are milliseconds.
+:func:`browser_ctx.browser.reading.walk_tab_page` (no accessibility tree: text shows no names); element checks
+use Playwright's web-first ``expect`` (auto-waiting). Times are milliseconds.
 """
 
 from __future__ import annotations
@@ -19,9 +19,9 @@ from .._errors import BrowserCtxError, InvalidArgument, SelectorError, one_line,
 from ..core.dom import strip_invisible
 from ..core.markdown import render_text
 from ..settings import Settings
-from . import extract
+from . import refs
 from .choose import WidgetState, widget_state
-from .reading import visible_html
+from .reading import walk_tab_page
 from .session import Tab
 from .targets import describe_matches, locator_for, missing_ref
 from .worlds import on_element
@@ -46,7 +46,7 @@ def _quote(text: Any, limit: int = 120) -> str:
 async def visible_lines(tab: Tab, settings: Settings) -> list[str]:
     """The page's visible text as lines (hidden content excluded, as in browser_text); [] on failure."""
     try:
-        text = render_text(await visible_html(tab, settings))
+        text = render_text((await walk_tab_page(tab, settings, 0, with_semantics=False)).doc)
     except BrowserCtxError:  # navigating, closed or busy: no lines, the caller polls again
         return []
     return [" ".join(ln.split()) for ln in text.splitlines() if ln.strip()]
@@ -168,7 +168,7 @@ async def verify(tab: Tab, args: dict[str, Any], settings: Settings) -> str:
             n = await loc.count()
         except PlaywrightError as exc:
             raise translate(exc, action="verify", target=target) from exc
-        if n == 0 and extract.is_ref(target) and not gone_ok:
+        if n == 0 and refs.is_ref(target) and not gone_ok:
             raise missing_ref(tab, target)
         if n > 1 and single:
             shown = await describe_matches(loc, n, tab)

@@ -1,7 +1,7 @@
 """Fingerprints of what a read saw, and the bounded history of recent reads that ``since`` diffs against.
 
 Pure. A read's fingerprint is a hash of the page state it walked, not of the condensed output alone:
-the visible HTML of everything the walker visited (the parts the condensed output folds or the cap
+the walker's JSON of everything it visited (the parts the condensed output folds or the cap
 cuts included, form values included: a value longer than the walker keeps carries a hash of the whole
 value) together with the rendered text (title and URL included). "Unchanged since <fingerprint>" is
 therefore a statement about the page within the target.
@@ -41,11 +41,12 @@ def _hash(parts: Iterable[str]) -> str:
     return h.hexdigest()[:FINGERPRINT_HEX]
 
 
-_REF_ATTR = re.compile(r' data-ref="[^"]*"')
+_REF_ATTR = re.compile(r' data-ref="[^"]*"|"data-ref":"[^"]*",?')
 
 
 def page_fingerprint(walked: Iterable[str]) -> str:
-    """Hash of the visible HTML strings a read walked (the whole page, or each match of a target, in order).
+    """Hash of what a read walked: the walker's JSON of each part (the whole page and its frames, or each match
+    of a target, in order; visible HTML is hashed the same way).
 
     Refs (``data-ref``) are left out: a reloaded page with the same content walks the same; refs that a
     result shows are in its rendered text, which :func:`result_fingerprint` hashes too."""

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import re
 
-from .dom import BLOCK_TAGS, Node, heading_level, landmark_of, parse_html, to_html
+from .dom import BLOCK_TAGS, Document, Node, as_document, heading_level, landmark_of, to_html
 
 __all__ = ["main_content", "MIN_GOOD_CHARS", "MIN_PAGE_GOOD", "SIBLING_MIN_CHARS", "BAD_LINK_WEIGHT"]
 
@@ -143,20 +143,33 @@ def _score_tree(root: Node) -> dict[int, _Stats]:
 
 
 def main_content(html: str) -> str:
-    """Return the outer HTML of the main content of ``html`` (visible HTML or raw HTML).
-
-    See the module docstring for how the element is chosen. The result is cleaned HTML
-    (scripts, hidden content, comments removed; attributes limited to those the core reads)
-    and can be passed to :func:`browser_ctx.core.markdown.render_markdown`. Returns ``""``
-    for an input with no body content. Never raises on malformed HTML.
+    """Return the outer HTML of the main content of raw HTML ``html`` (:func:`main_part`, serialised): cleaned
+    HTML (scripts, hidden content, comments removed; attributes limited to those the core reads). ``""`` for
+    an input with no body content. Never raises on malformed HTML.
     """
-    doc = parse_html(html)
+    part = main_part(as_document(html))
+    return to_html(part.body.children[0]) if part.body.children else ""
+
+
+def main_part(doc: Document) -> Document:
+    """Return a document whose body holds the main content of ``doc`` (a walked tree or parsed HTML), for
+    :func:`browser_ctx.core.markdown.render_markdown`; see the module docstring for how it is chosen. The nodes
+    are ``doc``'s own (navigation inside the content is taken out of ``doc``). An empty body when ``doc`` has
+    no body content.
+    """
     body = doc.body
+    html = Node("html", {})
+    out = Node("body", {}, html)
+    html.children.append(out)
     if not body.children:
-        return ""
+        return Document(html, out, doc.by_id, doc.label_for)
     chosen = _choose(body)
     _drop_nav(chosen)
-    return to_html(chosen)
+    for node in chosen.iter():
+        node._tc = None
+    chosen.parent = out
+    out.children.append(chosen)
+    return Document(html, out, doc.by_id, doc.label_for)
 
 
 def _choose(body: Node) -> Node:
@@ -196,6 +209,8 @@ def _with_siblings(node: Node, stats: dict[int, _Stats]) -> Node:
         return node
     wrapper = Node("div", {}, None)
     wrapper.children = kept
+    for c in kept:
+        c.parent = wrapper
     return wrapper
 
 

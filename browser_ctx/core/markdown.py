@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from .dom import BLOCK_TAGS, Node, collapse_ws, heading_level, parse_html, table_rows
+from .dom import BLOCK_TAGS, Document, Node, as_document, collapse_ws, heading_level, table_rows
 from .grids import TABLE_ROLES, grid_rows, header_labels, is_header_cell, once_per_row, place, row_cells
 from .urls import shorten_url
 
@@ -349,7 +349,7 @@ def _finish(blocks: list[str], sep: str) -> str:
     return _BLANKS.sub("\n\n", text).strip("\n")
 
 
-def render_markdown(html: str, *, links: bool = False, url: str = "") -> str:
+def render_markdown(html: str | Document, *, links: bool = False, url: str = "") -> str:
     """Return the visible content of ``html`` as Markdown.
 
     Format: ATX headings (``#`` × level); paragraphs separated by one blank line; lists with
@@ -366,13 +366,13 @@ def render_markdown(html: str, *, links: bool = False, url: str = "") -> str:
 
     Returns ``""`` when nothing visible remains.
     """
-    doc = parse_html(html)
+    doc = as_document(html)
     return _finish(_Writer(plain=False, links=links, base=url).blocks(doc.body), "\n\n")
 
 
-def render_text(html: str) -> str:
+def render_text(html: str | Document) -> str:
     """Return the visible text of ``html`` as plain text: one block per line (headings,
     paragraphs, list items, table rows as ``cell | cell``, ``pre`` lines as they are), no
     markup, no blank lines. Returns ``""`` when nothing visible remains."""
-    doc = parse_html(html)
+    doc = as_document(html)
     return _finish(_Writer(plain=True, links=False).blocks(doc.body), "\n")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .dom import LANDMARK_ROLES, collapse_ws, heading_level, is_interactive, landmark_of, parse_html, role_of
+from .dom import LANDMARK_ROLES, Document, as_document, collapse_ws, heading_level, is_interactive, landmark_of, role_of
 from .record import DialogInfo
 from .urls import shorten_url
 
@@ -76,10 +76,10 @@ class Hop:
     how: str
 
 
-def outline(html: str) -> Outline:
+def outline(html: str | Document) -> Outline:
     """Return the :class:`Outline` of ``html`` (visible HTML or raw HTML; hidden content and
     noise are dropped first, as in :func:`browser_ctx.core.dom.parse_html`)."""
-    doc = parse_html(html)
+    doc = as_document(html)
     headings: list[tuple[int, str]] = []
     total = 0
     landmarks = {k: 0 for k in LANDMARK_ROLES}

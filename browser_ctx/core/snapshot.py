@@ -79,6 +79,7 @@ from .dom import (
     Document,
     Node,
     accessible_name,
+    as_document,
     collapse_ws,
     control_state,
     control_value,
@@ -86,7 +87,6 @@ from .dom import (
     heading_level,
     is_interactive,
     landmark_of,
-    parse_html,
     role_of,
     table_rows,
 )
@@ -1021,14 +1021,14 @@ UNFOLDED = SnapshotOptions(fold_min=0, table_rows_whole=1 << 30, grid_rows_whole
                            max_text_chars=DIALOG_TEXT_CHARS)
 
 
-def render_snapshot(html: str, *, title: str = "", url: str = "", options: SnapshotOptions = SnapshotOptions(),
-                    page_line: bool = True) -> str:
+def render_snapshot(html: str | Document, *, title: str = "", url: str = "",
+                    options: SnapshotOptions = SnapshotOptions(), page_line: bool = True) -> str:
     """Return the condensed summary of a page (format in the module docstring).
 
     Args:
-        html: visible HTML from ``extract.js`` (or raw HTML; hidden content and noise are
-            dropped as in :func:`browser_ctx.core.dom.parse_html`). Child frames are
-            ``<bc-frame data-frame=ID data-url=URL>`` elements with their content inside.
+        html: a walked tree (:class:`~browser_ctx.core.tree.Document`), or raw HTML (hidden content and
+            noise are dropped as in :func:`browser_ctx.core.dom.parse_html`). Child frames are
+            ``bc-frame`` elements (``data-frame=ID data-url=URL``) with their content inside.
         title: page title for the first line (``Page: title — url``); the line is left
             out when both ``title`` and ``url`` are empty.
         url: page URL; links on the same origin are shown relative to it.
@@ -1040,7 +1040,7 @@ def render_snapshot(html: str, *, title: str = "", url: str = "", options: Snaps
         Lines joined with ``\\n`` (no trailing newline); deterministic for the same input.
         ``"(empty page)"`` follows the title line when nothing visible remains.
     """
-    doc = parse_html(html)
+    doc = as_document(html)
     r = _Renderer(doc, options, url)
     r.render_children(doc.body, 0)
     r.flush(0)

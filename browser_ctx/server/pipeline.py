@@ -27,7 +27,7 @@ import jsonschema
 import mcp_types as types
 
 from .._errors import BrowserCtxError, InvalidArgument, one_line, translate
-from ..browser.extract import page_version
+from ..browser.refs import page_version
 from ..browser.session import BrowserSession, Capture, Tab
 from ..core.budget import Budget
 from ..core.capping import Capped, cap

@@ -16,7 +16,7 @@ from typing import Any
 from playwright.async_api import Error as PlaywrightError
 
 from ..._errors import ActionTimeout, BrowserCtxError, InvalidArgument, PageError, translate
-from ...browser import actions, extract, navigation, targets
+from ...browser import actions, navigation, refs, targets
 from ...browser.actions import action_error, perform
 from ...browser.choose import choose, widget_state
 from ...browser.fields import FIELD_TYPES, fill_field, type_into
@@ -54,7 +54,7 @@ def _rendered(tab, text: str) -> Rendered:
 
 async def _label(call: ToolCall, tab, locator, target: str) -> str:
     element = call.args.get("element")
-    ref = target if extract.is_ref(target) else None
+    ref = target if refs.is_ref(target) else None
     if element:
         return f"{element} [{ref or target}]"
     return await describe_element(locator, tab, ref=ref)
@@ -182,7 +182,7 @@ async def fill_form(call: ToolCall) -> Rendered:
     async def run() -> str | None:
         notes = []
         for i, (f, loc) in enumerate(resolved):
-            label = f"{f['name']!r}" + (f" [{f['target']}]" if extract.is_ref(f["target"]) else "")
+            label = f"{f['name']!r}" + (f" [{f['target']}]" if refs.is_ref(f["target"]) else "")
             try:
                 note = await fill_field(loc, f["type"], f["value"], label=label, timeout_ms=timeout)
             except (PlaywrightError, TimeoutError, BrowserCtxError) as exc:

@@ -18,7 +18,7 @@ import mcp_types as types
 from playwright.async_api import Error as PlaywrightError
 
 from ..._errors import BrowserCtxError
-from ...browser.extract import page_version
+from ...browser.refs import page_version
 from ...browser.session import BrowserSession
 from ...browser.targets import locator_for
 from ...core.tokens import count_tokens

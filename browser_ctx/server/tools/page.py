@@ -12,7 +12,7 @@ from playwright.async_api import Error as PlaywrightError
 
 from ... import files
 from ..._errors import InvalidArgument, translate
-from ...browser import extract
+from ...browser import refs
 from ...browser.files_input import upload
 from ...browser.targets import describe_element
 from ..registry import Rendered, ToolCall, ToolSpec
@@ -46,7 +46,7 @@ async def file_upload(call: ToolCall) -> Rendered:
     tab = await call.session.current_tab()
     target = args.get("target")
     locator = await one_element(tab, target, call.settings) if target else None
-    what = await describe_element(locator, tab, ref=target if extract.is_ref(target) else None) \
+    what = await describe_element(locator, tab, ref=target if refs.is_ref(target) else None) \
         if locator is not None and target else "the file input"
     done = await upload(tab, locator, chosen_files, what=what, timeout_ms=call.settings.timeouts.action_ms)
     return Rendered(done.text, meta={"files": done.files}, capture=False, tab=tab.id)

@@ -14,15 +14,17 @@ from typing import Any
 
 from ..._errors import PageError
 from ...browser import journal, navigation, reading, redirects
-from ...browser.extract import PageRead, page_version
+from ...browser.refs import page_version
 from ...browser.session import Tab
+from ...browser.walk import PageWalk, Walk
 from ...core.capping import PARTIAL_KEY, collect_chars, partial_fields, partial_note
 from ...core.fingerprint import PAGE_META_KEY, page_fingerprint
 from ...core.journal import render_gone
-from ...core.main_content import main_content
+from ...core.main_content import main_part
 from ...core.markdown import render_markdown, render_text
 from ...core.outline import outline, render_card
 from ...core.snapshot import UNFOLDED, render_snapshot
+from ...core.tree import Document
 from ..registry import TARGET, Rendered, ToolCall, ToolSpec
 
 __all__ = ["TOOLS", "SINCE_FINGERPRINT"]
@@ -50,20 +52,25 @@ def _join_matches(target: str, parts: list[str], total: int) -> str:
     return text
 
 
-#: Visible HTML (characters) above which rendering runs in a worker thread, so one large read does not hold
-#: the event loop (and every other client of an HTTP server) while it parses and condenses.
+#: Size of a walk (characters of the walker's JSON) above which rendering runs in a worker thread, so one large
+#: read does not hold the event loop (and every other client of an HTTP server) while it condenses.
 OFF_LOOP_CHARS = 200_000
 
 
 async def _off_loop(render: Callable[[], str], size: int) -> str:
-    """Run the pure ``render()`` of ``size`` characters of visible HTML: on the loop when small, in a worker
+    """Run the pure ``render()`` of a walk of ``size`` characters: on the loop when small, in a worker
     thread when over :data:`OFF_LOOP_CHARS` characters."""
     if size > OFF_LOOP_CHARS:
         return await asyncio.to_thread(render)
     return render()
 
 
-def _say_partial(call: ToolCall, read: PageRead) -> dict[str, Any] | None:
+def _walked(parts: list[Walk], total: int) -> str:
+    """The page fingerprint of a targeted read: the match count and what each match's walk saw."""
+    return page_fingerprint([str(total), *(w for part in parts for w in (*part.wire, "\0"))])
+
+
+def _say_partial(call: ToolCall, read: PageWalk) -> dict[str, Any] | None:
     """If ``read`` is partial (walk stopped at its bound, or the page still loading), add the note saying so
     to the call's result and return the :data:`PARTIAL_KEY` field; else ``None``."""
     partial = partial_fields(read.walked, read.elements_left, read.loading)
@@ -90,9 +97,9 @@ async def navigate(call: ToolCall) -> Rendered:
     url = navigation.normalise_url(call.args["url"], call.settings.allowed_schemes)
     tab = await call.session.current_tab()
 
-    async def card_read() -> PageRead:  # the card's outline needs headings and counts only: no accessibility tree
-        return await reading.read_page(tab, call.settings, collect_chars(call.budget.tokens, call.budget.chars),
-                                       with_semantics=False)
+    async def card_read() -> PageWalk:  # the card's outline needs headings and counts only: no accessibility tree
+        return await reading.walk_tab_page(tab, call.settings, collect_chars(call.budget.tokens, call.budget.chars),
+                                           with_semantics=False)
 
     nav = await navigation.navigate(tab, url, call.settings, call.session.dialogs, read=card_read)
     for attempt in range(4):  # the page moved on while we read it: follow it, then read where it went
@@ -106,12 +113,11 @@ async def navigate(call: ToolCall) -> Rendered:
         if tab.page.url == nav.url or attempt == 3:
             break
         nav = await redirects.follow_client_redirect(tab, replace(nav, read=None), call.settings)
-    html = read.html
     nav = replace(nav, title=read.title or nav.title)
     _say_partial(call, read)
     # count what Chromium has already sent (never raises: returns False when it cannot), beside the outline
     synced = asyncio.ensure_future(tab.events.sync())
-    page_outline = outline(html)
+    page_outline = outline(read.doc)
     await synced
     summary = tab.events.load_summary()
     card = render_card(url=nav.url, status=nav.status, title=nav.title, outline=page_outline,
@@ -145,16 +151,16 @@ async def snapshot(call: ToolCall) -> Rendered:
     target = call.args.get("target")
     if target:
         title = await reading.page_title(tab, call.settings)
-        parts = await reading.target_html(tab, target, call.settings)
+        parts = await reading.walk_target(tab, target, call.settings)
         total = max(len(parts), await reading.count_matches(tab, target))
-        rendered = [render_snapshot(p, url=page.url, page_line=False, options=UNFOLDED) for p in parts]
+        rendered = [render_snapshot(p.doc, url=page.url, page_line=False, options=UNFOLDED) for p in parts]
         text = f"Page: {title} — {page.url}\n" + _join_matches(target, rendered, total)
-        meta: dict[str, object] = {"matches": total, PAGE_META_KEY: page_fingerprint([str(total), *parts])}
+        meta: dict[str, object] = {"matches": total, PAGE_META_KEY: _walked(parts, total)}
     else:
-        read = await reading.read_page(tab, call.settings, collect_chars(call.budget.tokens, call.budget.chars))
-        html, title = read.html, read.title
-        text = await _off_loop(lambda: render_snapshot(html, title=title, url=page.url), len(html))
-        meta = {PAGE_META_KEY: page_fingerprint([html, read.rest])}
+        read = await reading.walk_tab_page(tab, call.settings, collect_chars(call.budget.tokens, call.budget.chars))
+        title = read.title
+        text = await _off_loop(lambda: render_snapshot(read.doc, title=title, url=page.url), read.size)
+        meta = {PAGE_META_KEY: page_fingerprint([*read.wire, read.rest])}
         version = read.version
         if read.walker_names:
             call.session.add_note(f"names from the page's markup: with {read.elements:,} elements, Chromium's "
@@ -185,22 +191,21 @@ async def text(call: ToolCall) -> Rendered:
     fmt = call.args.get("format", "markdown")
     links = bool(call.args.get("links", False))
 
-    def render(html: str) -> str:
-        return render_markdown(html, links=links, url=tab.page.url) if fmt == "markdown" else render_text(html)
+    def render(doc: Document) -> str:
+        return render_markdown(doc, links=links, url=tab.page.url) if fmt == "markdown" else render_text(doc)
 
     target = call.args.get("target")
     if target:
-        parts = await reading.target_html(tab, target, call.settings)
+        parts = await reading.walk_target(tab, target, call.settings)
         total = max(len(parts), await reading.count_matches(tab, target))
-        body = _join_matches(target, [render(p) for p in parts], total)
-        meta: dict[str, object] = {"matches": total, PAGE_META_KEY: page_fingerprint([str(total), *parts])}
+        body = _join_matches(target, [render(p.doc) for p in parts], total)
+        meta: dict[str, object] = {"matches": total, PAGE_META_KEY: _walked(parts, total)}
     else:
         # markdown and plain text show no accessible names: the walker's serve, without the accessibility tree
-        read = await reading.read_page(tab, call.settings, collect_chars(call.budget.tokens, call.budget.chars),
-                                       with_semantics=False)
-        html = read.html
-        body = await _off_loop(lambda: render(main_content(html)), len(html))
-        meta = {PAGE_META_KEY: page_fingerprint([html, read.rest])}
+        read = await reading.walk_tab_page(tab, call.settings, collect_chars(call.budget.tokens, call.budget.chars),
+                                           with_semantics=False)
+        body = await _off_loop(lambda: render(main_part(read.doc)), read.size)
+        meta = {PAGE_META_KEY: page_fingerprint([*read.wire, read.rest])}
         partial = _say_partial(call, read)
         if partial:
             meta[PARTIAL_KEY] = partial

@@ -1,16 +1,19 @@
 /*
- * browser-ctx in-page extractor: the browser half of docs/visible-html.md.
+ * browser-ctx in-page walker: what a person can see of a frame (or of one element), as a tree.
  *
- * One function expression, evaluated by Playwright in a frame's main world:
- *   frame.evaluate(script('extract'), {root?, framePrefix, maxValueChars, maxNameChars?, refBase?, versionOnly?,
- *                                     withCounter?})
- *   elementHandle.evaluate(SCRIPT, {framePrefix, ...})   (the element is the root)
- * Returns the visible HTML of root (default document.body, else documentElement) as a string;
- * with {withCounter: true} returns [that HTML, the last ref number used in this document] (so refs keep
- * growing across the documents of a frame); with {versionOnly: true} returns the page-state version string.
- * Bounded reads: {maxChars: N} stops collecting once the output holds about N characters (the walk then
- * unwinds, closing what it opened, and counts what it left instead of serialising it); {withFacts: true}
- * (with withCounter) returns [HTML, last ref number, facts], facts = {version (as versionOnly), readyState,
+ * One function expression, run in a frame's isolated world (browser_ctx/browser/worlds.py), bundled by
+ * scripts.bundle('extract') with the modules it uses (M.registry: js/registry.js):
+ *   walk(opts)  opts = {root?, framePrefix, maxValueChars, maxNameChars?, refBase?, maxChars?, axToken?,
+ *                       withCounter?, withFacts?}
+ * Returns the walked tree as a JSON string ('' when nothing is shown): a node is [tag, attrs | 0, ...children],
+ * a child is a node or a text string; tags and attributes follow docs/visible-html.md (data-ref, data-name,
+ * data-value, data-filled, bc-frame placeholders, bc-shadow markers, data-ax indexes of the nodes whose
+ * semantics Python asks of Chromium). A root whose walk gives several nodes (a closed shadow root, a
+ * display:contents element) is ['#fragment', 0, ...nodes].
+ * With {withCounter: true} returns [that JSON, the last ref number used in this document] (so refs keep
+ * growing across the documents of a frame). Bounded reads: {maxChars: N} stops collecting once the tree
+ * holds about N characters (counted as HTML would take them), and counts what it left instead of walking it;
+ * {withFacts: true} (with withCounter) returns [JSON, last ref number, facts], facts = {version, readyState,
  * elements (all elements under the root, light DOM), walked (elements visited), stopped (maxChars reached),
  * rest (when stopped: a hash of the text and form values of everything under the root, else ''), siblingsLeft
  * (the most element siblings left unread in one parent on the walk's way out: the rest of a long list), title
@@ -18,37 +21,17 @@
  *
  * State kept on window.__browserCtx (one per document):
  *   refs: Map N -> WeakRef(element); ids: WeakMap element -> N; n: last N used;
- *   prefix: the frame prefix of the last extraction; version: MutationObserver callback count.
+ *   prefix: the frame prefix of the last walk; version: MutationObserver callback count (js/page_version.js).
  * Loaded through browser_ctx/browser/scripts.py.
  */
-((arg0, arg1) => {
+((M, arg0, arg1) => {
   'use strict';
   const isNode = arg0 != null && typeof arg0 === 'object' && typeof arg0.nodeType === 'number';
   const opts = isNode ? Object.assign({}, arg1 || {}, { root: arg0 }) : (arg0 || {});
   const win = window;
   const doc = document;
-
-  /* ---------- per-document state: refs and the mutation counter ---------- */
-  let bc = win.__browserCtx;
-  if (!bc || bc.schema !== 1) {
-    bc = { schema: 1, refs: new Map(), ids: new WeakMap(), n: 0, prefix: '', version: 0,
-           observer: null, observed: null, pruneAt: 4096 };
-    try {
-      Object.defineProperty(win, '__browserCtx', { value: bc, configurable: true, writable: true, enumerable: false });
-    } catch (e) {
-      win.__browserCtx = bc;
-    }
-  }
-  if (bc.observed !== doc) {
-    try {
-      if (bc.observer) bc.observer.disconnect();
-      bc.observer = new MutationObserver(() => { bc.version += 1; });
-      bc.observer.observe(doc, { subtree: true, childList: true, attributes: true, characterData: true });
-      bc.observed = doc;
-    } catch (e) { /* no document yet: try again on the next call */ }
-  }
+  const bc = M.registry(win, doc);
   if (typeof opts.refBase === 'number' && opts.refBase > bc.n) bc.n = opts.refBase;
-  if (opts.versionOnly) return performance.timeOrigin + ':' + bc.version + ':' + location.href;
 
   const prefix = typeof opts.framePrefix === 'string' ? opts.framePrefix : '';
   bc.prefix = prefix;
@@ -84,11 +67,13 @@
      <bc-shadow data-host="i"> and left on the registry (bc.shadowHosts, same token) for Python to read the
      closed root through CDP and walk it (browser/closed_shadow.py) */
   const shadowHosts = axKept ? [] : null;
-  const done = (html) => {
+  /* the result: the walked tree as JSON (see the header), '' when nothing is shown */
+  const done = (tree) => {
     if (axKept) { bc.axKept = axKept; bc.axToken = opts.axToken; bc.shadowHosts = shadowHosts; }
-    return opts.withCounter ? (opts.withFacts ? [html, bc.n, facts()] : [html, bc.n]) : html;
+    const wire = tree ? JSON.stringify(tree) : '';
+    return opts.withCounter ? (opts.withFacts ? [wire, bc.n, facts()] : [wire, bc.n]) : wire;
   };
-  if (!root) return done('');
+  if (!root) return done(null);
 
   if (bc.refs.size > bc.pruneAt) {           /* forget refs of collected elements now and then */
     for (const [k, w] of bc.refs) if (!w.deref()) bc.refs.delete(k);
@@ -150,18 +135,15 @@
   const style = (e) => win.getComputedStyle(e);
   const isBlock = (d) => d === 'block' || d === 'flex' || d === 'grid' || d === 'list-item' || d === 'flow-root' ||
     d.startsWith('table') || d.startsWith('block ') || d.endsWith(' list-item') || d === 'flow-root list-item';
-  const escText = (s) => (/[&<>\u0000]/.test(s)
-    ? s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\u0000/g, '\uFFFD') : s);
-  const escAttr = (s) => (/[&<>"\u0000]/.test(s)
-    ? s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
-       .replace(/\u0000/g, '\uFFFD') : s);
+  const clean = (s) => (s.indexOf('\u0000') >= 0 ? s.replace(/\u0000/g, '\uFFFD') : s);
   const collapse = (s) => s.replace(/[ \t\n\r\f]+/g, ' ').trim();
   const cap = (s, n) => (s.length > n ? s.slice(0, n - 1) + '\u2026' : s);
-  const attr = (k, v) => ' ' + k + '="' + escAttr(String(v)) + '"';
+  /* an attribute of a node being built: A[k] = v (a string; '' for a boolean attribute) */
+  const attr = (A, k, v) => { A[k] = clean(String(v)); };
   /* a field's value, cut to maxValue; a cut value also carries a hash of the whole value (FNV-1a), so the
      page fingerprint sees a change beyond the cut (the condensers ignore data-value-hash) */
   const fnv = (s) => { let h = 0x811c9dc5; for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 16777619); return (h >>> 0).toString(36); };
-  const valueAttr = (v) => attr('data-value', cap(v, maxValue)) + (v.length > maxValue ? attr('data-value-hash', fnv(v)) : '');
+  const valueAttr = (A, v) => { attr(A, 'data-value', cap(v, maxValue)); if (v.length > maxValue) attr(A, 'data-value-hash', fnv(v)); };
 
   const refFor = (e) => {
     let n = bc.ids.get(e);
@@ -617,12 +599,37 @@
     return b.width > 0 || b.height > 0;
   };
 
-  /* ---------- serialisation ---------- */
-  const out = [];
-  /* characters in `out`, kept for maxChars (an own push on this one array; cutBack keeps it true) */
+  /* ---------- the tree being built ----------
+     A node is [tag, attrs | 0, ...children]; a child is a node or a string (adjacent strings are merged).
+     `cur` is the open node children are added to; `up` holds the nodes it is inside. outLen counts the
+     characters the tree would take as HTML (tags, attributes and text), for maxChars. */
+  const top = ['#root', 0];
+  let cur = top;
+  const up = [];
   let outLen = 0;
-  out.push = function push(s) { outLen += s.length; return Array.prototype.push.call(this, s); };
-  const cutBack = (mark) => { for (let i = mark; i < out.length; i++) outLen -= out[i].length; out.length = mark; };
+  const attrsLen = (A) => { let n = 0; if (A) for (const k in A) n += k.length + A[k].length + 4; return n; };
+  const addText = (s) => {
+    const n = cur.length;
+    if (n > 2 && typeof cur[n - 1] === 'string') cur[n - 1] += s; else cur.push(s);
+    outLen += s.length;
+  };
+  /* a leaf node (no children) */
+  const addLeaf = (tag, A) => { cur.push([tag, A || 0]); outLen += tag.length + 2 + attrsLen(A); };
+  const openNode = (tag, A) => {
+    const node = [tag, A || 0];
+    cur.push(node);
+    up.push(cur);
+    cur = node;
+    outLen += 2 * tag.length + 5 + attrsLen(A);
+  };
+  const closeNode = () => { cur = up.pop(); };
+  /* close the open node and drop it: it holds nothing */
+  const dropNode = () => {
+    const node = cur;
+    cur = up.pop();
+    cur.pop();
+    outLen -= 2 * node[0].length + 5 + attrsLen(node[1]);
+  };
   let lastSpace = true;     /* the output ends in whitespace or at a block boundary */
 
   /* an open modal <dialog> (showModal): the page beside it is inert under its backdrop, so only the dialog is
@@ -642,8 +649,9 @@
     const role = by.getAttribute('role') || '';
     const name = accName(by, by.localName, role);
     const what = role === 'alertdialog' ? 'alert dialog' : 'dialog';
-    out.push('<p data-covered="">' + escText('Rest of the page covered by ' + what + (name ? ' "' + cap(name, maxName) +
-      '"' : '')) + '</p>');
+    openNode('p', { 'data-covered': '' });
+    addText(clean('Rest of the page covered by ' + what + (name ? ' "' + cap(name, maxName) + '"' : '')));
+    closeNode();
     lastSpace = true;
   };
   /* the visible popups (dialogs, listboxes, menus) outside any aria-hidden subtree that float over the page
@@ -698,7 +706,7 @@
       if (pre < 0) pre = isPre(pcs) ? 1 : 0;
       if (pre === 1) {
         if (measure && !textHasBox(t)) return pre;
-        out.push(escText(s));
+        addText(clean(s));
         lastSpace = /\s$/.test(s);
         return pre;
       }
@@ -707,20 +715,20 @@
     if (lastSpace && s.charCodeAt(0) === 32) s = s.slice(1);
     if (!s) return pre;
     if (measure && s !== ' ' && !textHasBox(t)) return pre;
-    out.push(escText(s));
+    addText(clean(s));
     lastSpace = s.charCodeAt(s.length - 1) === 32;
     return pre;
   };
 
-  /* drop a space the output ends with (before a block closes, unless white space is preserved);
-     never touches output before index `mark` */
-  const trimTrailingSpace = (mark, cs) => {
-    const i = out.length - 1;
-    if (i <= mark) return;
-    const s = out[i];
-    if (s.charCodeAt(s.length - 1) !== 32 || isPre(cs)) return;
-    if (s.length === 1) out.length = i;
-    else out[i] = s.slice(0, -1);
+  /* drop a space the open node's text ends with (before a block closes, unless white space is preserved) */
+  const trimTrailingSpace = (cs) => {
+    const i = cur.length - 1;
+    if (i < 2) return;
+    const s = cur[i];
+    if (typeof s !== 'string' || s.charCodeAt(s.length - 1) !== 32 || isPre(cs)) return;
+    if (s.length === 1) cur.length = i;
+    else cur[i] = s.slice(0, -1);
+    outLen -= 1;
   };
 
   /* CSS generated content (::before/::after text: a "$" price prefix, " per month", an attr() badge, a
@@ -782,7 +790,7 @@
     let s = pseudoText(e, which).replace(/[ \t\n\r\f]+/g, ' ');
     if (lastSpace && s.charCodeAt(0) === 32) s = s.slice(1);
     if (!s) return;
-    out.push(escText(s));
+    addText(clean(s));
     lastSpace = s.charCodeAt(s.length - 1) === 32;
   };
 
@@ -835,61 +843,65 @@
   };
 
   const emitGraphic = (e, name) => {
-    out.push('<img' + attr('alt', cap(name, maxName)) + attr('data-name', cap(name, maxName)) + '>');
+    const A = {};
+    attr(A, 'alt', cap(name, maxName));
+    attr(A, 'data-name', cap(name, maxName));
+    addLeaf('img', A);
     lastSpace = false;
   };
 
-  const formAttrs = (e, tag) => {
-    let a = '';
+  const formAttrs = (A, e, tag) => {
     if (tag === 'input') {
       const ty = e.type;
-      a += attr('type', ty);
-      const nm = e.getAttribute('name'); if (nm) a += attr('name', nm);
-      const ph = e.getAttribute('placeholder'); if (ph) a += attr('placeholder', ph);
-      if ((ty === 'checkbox' || ty === 'radio') && e.checked) a += ' checked';
-      if (e.matches(':disabled')) a += ' disabled';
-      if (e.required) a += ' required';
-      if (e.readOnly && !BUTTON_TYPES.has(ty)) a += ' readonly';
-      if (e.multiple) a += ' multiple';
-      if (ty === 'password' || sensitive(e)) a += attr('data-filled', e.value ? 'yes' : 'no');
-      else if (!NO_VALUE_TYPES.has(ty) && e.value) a += valueAttr(e.value);
+      attr(A, 'type', ty);
+      const nm = e.getAttribute('name'); if (nm) attr(A, 'name', nm);
+      const ph = e.getAttribute('placeholder'); if (ph) attr(A, 'placeholder', ph);
+      if ((ty === 'checkbox' || ty === 'radio') && e.checked) A.checked = '';
+      if (e.matches(':disabled')) A.disabled = '';
+      if (e.required) A.required = '';
+      if (e.readOnly && !BUTTON_TYPES.has(ty)) A.readonly = '';
+      if (e.multiple) A.multiple = '';
+      if (ty === 'password' || sensitive(e)) attr(A, 'data-filled', e.value ? 'yes' : 'no');
+      else if (!NO_VALUE_TYPES.has(ty) && e.value) valueAttr(A, e.value);
     } else if (tag === 'textarea') {
-      const nm = e.getAttribute('name'); if (nm) a += attr('name', nm);
-      const ph = e.getAttribute('placeholder'); if (ph) a += attr('placeholder', ph);
-      if (e.matches(':disabled')) a += ' disabled';
-      if (e.required) a += ' required';
-      if (e.readOnly) a += ' readonly';
-      if (e.value) a += valueAttr(e.value);
+      const nm = e.getAttribute('name'); if (nm) attr(A, 'name', nm);
+      const ph = e.getAttribute('placeholder'); if (ph) attr(A, 'placeholder', ph);
+      if (e.matches(':disabled')) A.disabled = '';
+      if (e.required) A.required = '';
+      if (e.readOnly) A.readonly = '';
+      if (e.value) valueAttr(A, e.value);
     } else if (tag === 'select') {
-      const nm = e.getAttribute('name'); if (nm) a += attr('name', nm);
-      if (e.matches(':disabled')) a += ' disabled';
-      if (e.required) a += ' required';
-      if (e.multiple) a += ' multiple';
+      const nm = e.getAttribute('name'); if (nm) attr(A, 'name', nm);
+      if (e.matches(':disabled')) A.disabled = '';
+      if (e.required) A.required = '';
+      if (e.multiple) A.multiple = '';
     } else if (tag === 'button') {
-      const ty = e.getAttribute('type'); if (ty) a += attr('type', e.type);
-      const nm = e.getAttribute('name'); if (nm) a += attr('name', nm);
-      if (e.matches(':disabled')) a += ' disabled';
+      const ty = e.getAttribute('type'); if (ty) attr(A, 'type', e.type);
+      const nm = e.getAttribute('name'); if (nm) attr(A, 'name', nm);
+      if (e.matches(':disabled')) A.disabled = '';
     }
-    return a;
   };
 
   const walkOption = (e, tag) => {
     if (tag === 'optgroup') {
-      let a = '<optgroup';
-      const lab = e.getAttribute('label'); if (lab) a += attr('label', lab);
-      if (e.disabled) a += ' disabled';
-      out.push(a + '>');
+      const A = {};
+      const lab = e.getAttribute('label'); if (lab) attr(A, 'label', lab);
+      if (e.disabled) A.disabled = '';
+      openNode('optgroup', A);
       for (let c = e.firstElementChild; c; c = c.nextElementSibling) {
         if (c.localName !== 'option' || c.hasAttribute('hidden')) continue;
         if (style(c).display !== 'none') walkOption(c, 'option');
       }
-      out.push('</optgroup>');
+      closeNode();
       return;
     }
-    let a = '<option';
-    if (e.selected) a += ' selected';
-    if (e.disabled) a += ' disabled';
-    out.push(a + '>' + escText(collapse(e.text)) + '</option>');
+    const A = {};
+    if (e.selected) A.selected = '';
+    if (e.disabled) A.disabled = '';
+    openNode('option', A);
+    const t = clean(collapse(e.text));
+    if (t) addText(t);
+    closeNode();
   };
 
   const walk = (e, measure) => {
@@ -921,7 +933,9 @@
         if (s) texts.push(s);
       }
       if (texts.length) {
-        out.push('<div>' + escText(cap(texts.join(' '), 2000)) + '</div>');
+        openNode('div');
+        addText(clean(cap(texts.join(' '), 2000)));
+        closeNode();
         lastSpace = true;
       }
       return;
@@ -964,13 +978,12 @@
     if (vis === 'hidden' || vis === 'collapse') {
       if (LEAF.has(tag) || tag === 'select' || tag === 'canvas') return;
       const outTag = KEEP.has(tag) ? tag : (block ? 'div' : 'span');
-      const mark = out.length;
-      out.push('<' + outTag + '>');
+      openNode(outTag);
       if (block) lastSpace = true;
       walkChildren(e, cs, vis, childMeasure);
-      if (block) trimTrailingSpace(mark, cs);
-      if (out.length === mark + 1) cutBack(mark);
-      else out.push('</' + outTag + '>');
+      if (block) trimTrailingSpace(cs);
+      if (cur.length === 2) dropNode();
+      else closeNode();
       if (block) lastSpace = true;
       return;
     }
@@ -986,17 +999,20 @@
       }
       if (name) emitGraphic(e, name);
       else if (fallback) {
-        out.push('<div>' + escText(cap(fallback, 2000)) + '</div>');
+        openNode('div');
+        addText(clean(cap(fallback, 2000)));
+        closeNode();
         lastSpace = true;
       } else emitGraphic(e, 'canvas ' + e.width + '\u00d7' + e.height + ', no text layer');
       return;
     }
     if (tag === 'iframe' || tag === 'frame') {
       const fid = e.__browserCtxFrameId;
-      let a = '<bc-frame' + attr('data-frame', fid == null ? '' : fid);
+      const A = {};
+      attr(A, 'data-frame', fid == null ? '' : fid);
       const name = accName(e, tag, e.getAttribute('role'));
-      if (name) a += attr('data-name', cap(name, maxName));
-      out.push(a + '></bc-frame>');
+      if (name) attr(A, 'data-name', cap(name, maxName));
+      addLeaf('bc-frame', A);
       lastSpace = true;
       return;
     }
@@ -1004,17 +1020,17 @@
     const role0 = role ? role.split(/\s+/)[0] : '';
     const outTag = KEEP.has(tag) ? tag : (block ? 'div' : 'span');
     const interactive = editable || isInteractive(e, tag, role0);
-    let a = '<' + outTag;
-    if (viaLabel) a += attr('data-via', 'label');
+    const A = {};
+    if (viaLabel) attr(A, 'data-via', 'label');
     if (cls) {
       const toks = cls.trim().split(/\s+/, 3).join(' ');
-      if (toks) a += attr('class', toks);
+      if (toks) attr(A, 'class', toks);
     }
-    if (role) a += attr('role', role);
+    if (role) attr(A, 'role', role);
     /* the id of a block that may hold a folded run (6+ children, a table) names it in the fold line's
        one-call target ("browser_snapshot target='#orders'") */
     if (block && e.id && ID_OK.test(e.id) && (e.childElementCount >= 6 || tag === 'table' || TABLE_ROLES.has(role0))) {
-      a += attr('data-id', e.id);
+      attr(A, 'data-id', e.id);
     }
     if (tag === 'a') {
       const href = e.getAttribute('href');
@@ -1023,12 +1039,12 @@
         const low = h.slice(0, 11).toLowerCase();
         if (low.startsWith('javascript:')) h = 'javascript:';
         else if (low.startsWith('data:')) h = 'data:';
-        a += attr('href', h);
+        attr(A, 'href', h);
       }
     }
     if (tag === 'img') {
       const alt = e.getAttribute('alt');
-      if (alt !== null) a += attr('alt', cap(collapse(alt), maxName));
+      if (alt !== null) attr(A, 'alt', cap(collapse(alt), maxName));
     }
     let named = interactive || NAMED_TAGS.has(tag) || LANDMARK_TAGS.has(tag) || LANDMARK_ROLES.has(role0) ||
       role0 === 'dialog' || role0 === 'alertdialog' || TABLE_ROLES.has(role0);
@@ -1042,34 +1058,33 @@
       } else {
         name = accName(e, tag, role0);
       }
-      if (axKept) { a += attr('data-ax', axKept.length); axKept.push(e); }
-      if (name) a += attr('data-name', cap(name, maxName));
+      if (axKept) { attr(A, 'data-ax', axKept.length); axKept.push(e); }
+      if (name) attr(A, 'data-name', cap(name, maxName));
     }
-    if (interactive) a += attr('data-ref', refFor(e));
-    if (tag === 'input' || tag === 'textarea' || tag === 'select' || tag === 'button') a += formAttrs(e, tag);
+    if (interactive) attr(A, 'data-ref', refFor(e));
+    if (tag === 'input' || tag === 'textarea' || tag === 'select' || tag === 'button') formAttrs(A, e, tag);
     else if (editable) {
       const v = collapse(e.textContent || '');
-      if (v) a += valueAttr(v);
+      if (v) valueAttr(A, v);
     }
-    if ((tag === 'details' || tag === 'dialog') && e.open) a += ' open';
+    if ((tag === 'details' || tag === 'dialog') && e.open) A.open = '';
     if (aria) {
-      for (let i = 0; i < ARIA.length; i++) if (aria.includes(ARIA[i])) a += attr(ARIA[i], e.getAttribute(ARIA[i]));
+      for (let i = 0; i < ARIA.length; i++) if (aria.includes(ARIA[i])) attr(A, ARIA[i], e.getAttribute(ARIA[i]));
     }
     if (tag === 'td' || tag === 'th') {
-      if (e.colSpan > 1) a += attr('colspan', e.colSpan);
-      if (e.rowSpan > 1) a += attr('rowspan', e.rowSpan);
+      if (e.colSpan > 1) attr(A, 'colspan', e.colSpan);
+      if (e.rowSpan > 1) attr(A, 'rowspan', e.rowSpan);
     }
 
     if (tag === 'br' || tag === 'hr' || tag === 'img' || tag === 'input') {
-      out.push(a + '>');
+      addLeaf(outTag, A);
       lastSpace = tag !== 'img' && tag !== 'input';
       return;
     }
-    const mark = out.length;
-    out.push(a + '>');
+    openNode(outTag, A);
     if (block) lastSpace = true;
     if (shadowHosts && shadowHosts.length < 20 && tag.indexOf('-') > 0 && !e.shadowRoot && !lightShown(e)) {
-      out.push('<bc-shadow' + attr('data-host', shadowHosts.length) + '></bc-shadow>');
+      addLeaf('bc-shadow', { 'data-host': String(shadowHosts.length) });
       shadowHosts.push(e);
     }
     if (tag === 'details' && !e.open) {
@@ -1079,11 +1094,11 @@
     } else if (!LEAF.has(tag)) {
       walkChildren(e, cs, vis, childMeasure);
     }
-    if (block) trimTrailingSpace(mark, cs);
-    if (out.length === mark + 1 && PRUNABLE.has(outTag) && !role && !interactive && !named) {
-      cutBack(mark);     /* an empty wrapper shows nothing */
+    if (block) trimTrailingSpace(cs);
+    if (cur.length === 2 && PRUNABLE.has(outTag) && !role && !interactive && !named) {
+      dropNode();        /* an empty wrapper shows nothing */
     } else {
-      out.push('</' + outTag + '>');
+      closeNode();
       if (!block && (tag === 'textarea' || tag === 'select')) lastSpace = false;
     }
     if (block) lastSpace = true;
@@ -1096,10 +1111,10 @@
     for (let n = root.parentNode || root.host; n; n = n.parentNode || n.host) if (n.nodeType === 1) chain.push(n);
     for (let n = root; n; n = n.parentNode || n.host) {
       if (n.nodeType === 1 && (n.hasAttribute('hidden') || n.hasAttribute('inert') ||
-          (n.getAttribute('aria-hidden') === 'true' && behindPopup(n)))) return done('');
+          (n.getAttribute('aria-hidden') === 'true' && behindPopup(n)))) return done(null);
     }
     if (root.checkVisibility && !root.checkVisibility({ opacityProperty: true, contentVisibilityAuto: false })) {
-      return done('');
+      return done(null);
     }
     /* the paint context of the root's place: its ancestors' opacity and background (their clips are not
        applied) */
@@ -1122,5 +1137,7 @@
       else if (c.nodeType === 3 && /[^ \t\n\r\f]/.test(c.data)) emitText(c, hcs.visibility, hcs, false, -1);
     }
   }
-  return done(out.join(''));
+  const got = top.length === 3 && root.nodeType === 1 && typeof top[2] !== 'string' ? top[2]
+    : (top.length > 2 ? ['#fragment', 0].concat(top.slice(2)) : null);
+  return done(got);
 })
