@@ -51,7 +51,7 @@ from ..core.snapshot import render_snapshot
 from ..settings import ActionSettings, Settings
 from .downloads import save_downloads
 from .journal import drain as drain_journal
-from .reading import walk_tab
+from .reading import walk_for_record, walk_tab
 from .scripts import script
 from .session import BrowserSession, Tab
 from .traffic import LONG_LIVED, POLL_REPEATS, Traffic, short_url, stream_label
@@ -233,9 +233,11 @@ class Watch:
         except (TimeoutError, PlaywrightError):  # navigating: the document is changing
             return None, 0.0
 
-    async def _snapshot(self) -> str | None:
+    async def _snapshot(self, *, before: bool = False) -> str | None:
+        """The condensed page the record's delta compares (before: the tab's last walk when the page is
+        unchanged since, :func:`.reading.walk_for_record`); ``None`` while the page navigates."""
         try:
-            walk = await walk_tab(self.tab, self.settings)
+            walk = await walk_for_record(self.tab, self.settings, reuse=before)
         except BrowserCtxError as exc:  # a page mid-navigation: no delta
             log.debug("snapshot for delta failed: %s", exc)
             return None
@@ -256,7 +258,7 @@ class Watch:
         self._origin, _ = await self._settle_probe()
         self._gone, self._gone_dropped = await drain_journal(page, self.tab.frame_ids)  # since the last call
         if self.delta:
-            self._before = await self._snapshot()
+            self._before = await self._snapshot(before=True)
         events = self.tab.events
         await events.sync(timeout=SYNC_TIMEOUT_S)
         self._console_mark = events.console_mark()

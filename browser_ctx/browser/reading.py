@@ -14,14 +14,15 @@ import asyncio
 from playwright.async_api import Error as PlaywrightError
 
 from .._errors import SelectorError, StaleRefError, translate
+from ..core.capping import collect_chars
 from ..settings import Settings
-from .refs import is_ref
+from .refs import is_ref, page_version
 from .session import Tab
 from .targets import locator_for
 from .walk import PageWalk, Walk, walk_frame, walk_locator, walk_page
 
-__all__ = ["page_title", "walk_tab", "walk_tab_page", "walk_target", "count_matches", "MAX_MATCHES",
-           "interrupt_scripts"]
+__all__ = ["page_title", "walk_tab", "walk_tab_page", "walk_target", "walk_for_record", "remember", "count_matches",
+           "MAX_MATCHES", "interrupt_scripts"]
 
 
 async def interrupt_scripts(tab: Tab) -> bool:
@@ -45,6 +46,7 @@ async def walk_tab(tab: Tab, settings: Settings) -> Walk:
         ActionTimeout: no answer within the read timeout.
         PageError: the page navigated, closed or crashed during the walk.
     """
+    tab.walks += 1
     return await walk_frame(tab.page.main_frame, frame_ids=tab.frame_ids, worlds=tab.worlds,
                             timeout_ms=settings.timeouts.read_ms)
 
@@ -59,8 +61,37 @@ async def walk_tab_page(tab: Tab, settings: Settings, max_chars: int, *, with_se
         ActionTimeout: no answer within the read timeout (``settings.timeouts.read_ms``).
         PageError: the page navigated, closed or crashed during the walk.
     """
+    tab.walks += 1
     return await walk_page(tab.page.main_frame, frame_ids=tab.frame_ids, max_chars=max_chars, worlds=tab.worlds,
                            with_semantics=with_semantics, timeout_ms=settings.timeouts.read_ms)
+
+
+def remember(tab: Tab, bound: int, walk: PageWalk) -> None:
+    """Keep ``walk`` (a whole-page walk with Chromium's names, bounded at ``bound`` characters) as the tab's last,
+    for :func:`walk_for_record`."""
+    if walk.version is not None and not walk.loading:
+        tab.last_walk = (bound, walk)
+
+
+async def walk_for_record(tab: Tab, settings: Settings, *, reuse: bool) -> PageWalk:
+    """The walk an action's record compares: bounded as a default snapshot is (``collect_chars`` of the default
+    ``maxTokens``), and kept as the tab's last. With ``reuse`` (the "before" of an action), the tab's last walk
+    is returned instead when the page version has not changed since it (one small evaluate) and it covered as
+    much (complete, or the same bound), on a page without child frames (their changes have no version here).
+
+    Raises:
+        ActionTimeout: no answer within the read timeout.
+        PageError: the page navigated, closed or crashed during the walk.
+    """
+    bound = collect_chars(settings.caps.default_max_tokens, settings.caps.ceiling_chars)
+    last = tab.last_walk
+    if reuse and last is not None and (last[1].complete or last[0] == bound) and len(tab.page.frames) == 1:
+        version = await page_version(tab.page, worlds=tab.worlds)
+        if version is not None and version == last[1].version:
+            return last[1]
+    walk = await walk_tab_page(tab, settings, bound)
+    remember(tab, bound, walk)
+    return walk
 
 
 #: Most matches of one target that a read renders; the rest are counted, not read.
@@ -91,6 +122,7 @@ async def walk_target(tab: Tab, target: str, settings: Settings) -> list[Walk]:
         ActionTimeout: no answer within the read timeout.
     """
     locator = locator_for(tab, target)
+    tab.walks += 1
     parts = await walk_locator(locator, frame_ids=tab.frame_ids, max_matches=MAX_MATCHES, worlds=tab.worlds,
                                target=target, timeout_ms=settings.timeouts.read_ms)
     if not parts:

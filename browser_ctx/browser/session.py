@@ -34,6 +34,7 @@ from .refs import FrameIds, register_ref_engine
 from .remote import BrowserProvider, RemoteBrowser
 from .scripts import invocation
 from .sourcemaps import SourceMaps
+from .walk import PageWalk
 from .worlds import Worlds
 
 __all__ = ["BrowserSession", "Tab", "Capture"]
@@ -104,6 +105,11 @@ class Tab:
     #: before it were ours (a redirect chain, Chromium's error page, the page gone back to), not the page moving
     #: by itself.
     navigated_at: float = 0.0
+    #: Walks of this page made so far (whole-page and targeted reads, action records), for tests and bench.
+    walks: int = 0
+    #: The last whole-page walk with Chromium's names (a snapshot or an action's record) and the bound it was
+    #: walked with (characters): the next action's "before" when the page version has not changed since.
+    last_walk: tuple[int, PageWalk] | None = None
     worlds: Worlds = field(init=False)
 
     def __post_init__(self) -> None:

@@ -157,7 +157,9 @@ async def snapshot(call: ToolCall) -> Rendered:
         text = f"Page: {title} — {page.url}\n" + _join_matches(target, rendered, total)
         meta: dict[str, object] = {"matches": total, PAGE_META_KEY: _walked(parts, total)}
     else:
-        read = await reading.walk_tab_page(tab, call.settings, collect_chars(call.budget.tokens, call.budget.chars))
+        bound = collect_chars(call.budget.tokens, call.budget.chars)
+        read = await reading.walk_tab_page(tab, call.settings, bound)
+        reading.remember(tab, bound, read)
         title = read.title
         text = await _off_loop(lambda: render_snapshot(read.doc, title=title, url=page.url), read.size)
         meta = {PAGE_META_KEY: page_fingerprint([*read.wire, read.rest])}

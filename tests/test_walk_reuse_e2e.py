@@ -1,0 +1,56 @@
+"""An action compares the page before and after it: the "before" is the tab's last walk when the page has not
+changed since (one small version check), so a click on an unchanged page walks it once, not twice. In-process
+through the real pipeline and a real Chromium, counting the tab's walks."""
+
+from __future__ import annotations
+
+import pytest
+
+from browser_ctx.browser.session import BrowserSession
+from browser_ctx.server.app import all_tools
+from browser_ctx.server.pipeline import call_tool
+from browser_ctx.settings import LaunchSettings, Settings
+
+pytestmark = [pytest.mark.anyio, pytest.mark.e2e]
+
+
+def text_of(result) -> str:
+    return "\n".join(c.text for c in result.content if c.type == "text")
+
+
+async def test_a_click_on_an_unchanged_page_walks_it_once(site):
+    settings = Settings(launch=LaunchSettings(offline_external=True))
+    tools = {t.name: t for t in all_tools()}
+
+    async def call(name: str, args: dict) -> str:
+        result = await call_tool(tools[name], args, session, settings)
+        assert not result.is_error, text_of(result)
+        return text_of(result)
+
+    async with BrowserSession(settings) as session:
+        await call("browser_navigate", {"url": f"{site}/walks/counter.html"})
+        snap = await call("browser_snapshot", {})
+        assert 'button "Add one" [e1]' in snap, snap
+        tab = await session.current_tab()
+
+        walks = tab.walks
+        record = await call("browser_click", {"target": "e1"})
+        assert "Count: 1" in record, record  # the delta is still right
+        assert tab.walks - walks == 1, "the snapshot's walk is the click's before"
+
+        walks = tab.walks
+        record = await call("browser_click", {"target": "e1"})
+        assert "Count: 2" in record and "Count: 1" in record, record
+        assert tab.walks - walks == 1, "the first click's after is the second's before"
+
+        walks = tab.walks
+        record = await call("browser_click", {"target": "e2"})
+        assert "No visible change" in record or "no visible change" in record, record
+        assert tab.walks - walks == 1
+
+        # The page changes between calls: the kept walk is stale, so the click walks before and after.
+        await tab.page.evaluate("document.getElementById('count').textContent = 'Count: 40'")
+        walks = tab.walks
+        record = await call("browser_click", {"target": "e1"})
+        assert "- text: Count: 40" in record and "+ text: Count: 3" in record, record
+        assert tab.walks - walks == 2
