@@ -12,15 +12,18 @@ Hierarchy::
     │   └── StaleRefError           a ref whose element is gone, detached, or from an earlier page
     ├── ActionTimeout               waiting for something took longer than its timeout
     └── PageError                   the page or browser failed while we were using it
+        └── PageNavigated           the document went away during the call (calling again reads the new one)
 
 Tool handlers raise these; the server turns them into one-line ``isError`` results.
 Everything from Playwright goes through :func:`translate` (``raise ... from exc``),
-so no Playwright stack or "Call log" text ever reaches the client.
+so no Playwright stack or "Call log" text ever reaches the client. What a Playwright error means is read
+from its message in one place, :func:`error_kind` (with :func:`net_error` and :func:`timed_out`).
 """
 
 from __future__ import annotations
 
 import re
+from typing import Literal
 
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import TimeoutError as PlaywrightTimeout
@@ -36,6 +39,11 @@ __all__ = [
     "StaleRefError",
     "ActionTimeout",
     "PageError",
+    "PageNavigated",
+    "ErrorKind",
+    "error_kind",
+    "net_error",
+    "timed_out",
     "translate",
     "one_line",
     "without_credentials",
@@ -81,6 +89,70 @@ class ActionTimeout(BrowserCtxError):
 
 class PageError(BrowserCtxError):
     """The page, frame or browser failed or closed while in use."""
+
+
+class PageNavigated(PageError):
+    """The page navigated (its document, or the frame, went away) during the call; calling again reads the new one."""
+
+
+#: What a Playwright or browser error means (:func:`error_kind`):
+#: ``closed`` the page, context or browser closed, or the renderer crashed; ``navigated`` the document went away
+#: under the call (execution context destroyed, frame detached); ``stale-context`` a CDP execution context id
+#: that no longer exists; ``net`` a network error (:func:`net_error` names it); ``selector`` a malformed selector;
+#: ``unknown-engine`` a selector engine the page does not have; ``covered``, ``disabled``, ``hidden``,
+#: ``readonly``, ``unstable``, ``offscreen``: why an action waited until its timeout; ``wrong-element`` a fill of a
+#: non-field or a select of a non-select; ``detached`` the element was removed from the DOM; ``no-option`` a
+#: select found no such option; ``unknown-key`` a key name Playwright does not know; ``timeout`` timed out, for no
+#: reason above; ``other`` anything else.
+ErrorKind = Literal["closed", "navigated", "stale-context", "net", "selector", "unknown-engine", "covered", "disabled",
+                    "hidden", "readonly", "unstable", "offscreen", "wrong-element", "detached", "no-option",
+                    "unknown-key", "timeout", "other"]
+
+#: Lower-case phrases of Playwright's and Chromium's messages, first match wins (earlier kinds take precedence:
+#: a click that timed out says in its call log why, and a closed page beats what it was doing).
+_KINDS: tuple[tuple[ErrorKind, tuple[str, ...]], ...] = (
+    ("closed", ("target page, context or browser has been closed", "target closed", "browser has been closed",
+                "session closed", "target crashed", "has crashed", "page crashed", "no object with guid")),
+    ("navigated", ("execution context was destroyed", "frame was detached")),
+    ("stale-context", ("cannot find context with specified id",)),
+    ("net", ("net::err_",)),
+    ("unknown-engine", ("unknown engine",)),
+    ("selector", ("while parsing", "is not a valid selector", "is not a valid xpath expression",
+                  "invalidselectorerror")),
+    ("covered", ("intercepts pointer events",)),
+    ("disabled", ("element is not enabled",)),
+    ("hidden", ("element is not visible",)),
+    ("readonly", ("element is not editable",)),
+    ("unstable", ("element is not stable",)),
+    ("offscreen", ("outside of the viewport",)),
+    ("wrong-element", ("is not an <input>", "not an <select>", "is not a <select>")),
+    ("detached", ("element is not attached", "element was detached")),
+    ("no-option", ("did not find some options",)),
+    ("unknown-key", ("unknown key:",)),
+)
+_TIMEOUT = re.compile(r"^[\w.]+: Timeout \d+(?:\.\d+)?ms exceeded")
+
+
+def error_kind(exc: BaseException) -> ErrorKind:
+    """What ``exc`` (raised by Playwright, a CDP session or the browser) means, from its type and message;
+    see :data:`ErrorKind`. Never raises."""
+    low = str(exc).lower()
+    for kind, phrases in _KINDS:
+        if any(phrase in low for phrase in phrases):
+            return kind
+    return "timeout" if timed_out(exc) else "other"
+
+
+def net_error(exc: BaseException) -> str | None:
+    """The Chromium network error ``exc`` names (``net::ERR_ABORTED``…), or ``None``."""
+    m = _NET_ERR.search(str(exc))
+    return m.group(0) if m else None
+
+
+def timed_out(exc: BaseException) -> bool:
+    """Whether ``exc`` is a timeout: Playwright's, asyncio's, ours (:class:`ActionTimeout`), or a message that
+    says ``Timeout …ms exceeded``."""
+    return isinstance(exc, (PlaywrightTimeout, TimeoutError, ActionTimeout)) or bool(_TIMEOUT.match(str(exc)))
 
 
 _NET_ERR = re.compile(r"net::ERR_[A-Z0-9_]+")
@@ -158,21 +230,19 @@ def translate(exc: BaseException, *, action: str, target: str | None = None, url
                                  "Try again, or raise the navigation timeout (--timeout-navigation).")
         return ActionTimeout(f"Timed out{waited} waiting to {action}{what}. Check the element exists and is "
                              "visible (browser_snapshot), or raise the timeout.")
-    m = _NET_ERR.search(msg)
-    if m and url:
-        return NavigationError(f"Could not load {url}: {m.group(0)}. Check the URL and that the server is reachable.")
-    low = msg.lower()
-    if target and ("unexpected token" in low or "is not a valid selector" in low or "unknown engine" in low
-                   or "failed to parse" in low or "malformed" in low or "syntaxerror" in low):
+    code = net_error(exc)
+    if code and url:
+        return NavigationError(f"Could not load {url}: {code}. Check the URL and that the server is reachable.")
+    kind = error_kind(exc)
+    if target and kind in ("selector", "unknown-engine"):
         detail = re.sub(r"^\w+\.\w+: ", "", one_line(msg, 160)).rstrip(". ")  # drop "Locator.count: "
         detail += "" if detail.endswith(("?", "!")) else "."
         return SelectorError(f"Invalid selector{what}: {detail} Use CSS, text=, role=, "
                              "data-testid= or a ref from browser_snapshot.")
-    if "target page, context or browser has been closed" in low or "target closed" in low \
-            or "browser has been closed" in low or "has crashed" in low or "page crashed" in low:
+    if kind == "closed":
         return PageError(f"The page or browser closed while trying to {action}; the next call opens a new one.")
-    if "execution context was destroyed" in low or "frame was detached" in low:
-        return PageError(f"The page navigated while trying to {action}{what}; call again to read the new page.")
+    if kind == "navigated":
+        return PageNavigated(f"The page navigated while trying to {action}{what}; call again to read the new page.")
     if isinstance(exc, PlaywrightError):
         return PageError(f"Could not {action}{what}: {one_line(msg, 200)}")
     return PageError(f"Could not {action}{what}: {type(exc).__name__}: {one_line(msg, 200)}")

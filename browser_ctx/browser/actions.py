@@ -40,7 +40,16 @@ from typing import Any
 from playwright.async_api import Download, FileChooser, Page, Response
 from playwright.async_api import Error as PlaywrightError
 
-from .._errors import ActionTimeout, BrowserCtxError, PageError, SelectorError, StaleRefError, one_line, translate
+from .._errors import (
+    ActionTimeout,
+    BrowserCtxError,
+    PageError,
+    SelectorError,
+    StaleRefError,
+    error_kind,
+    one_line,
+    translate,
+)
 from ..core.budget import Budget
 from ..core.delta import diff_renderings, render_delta
 from ..core.journal import Gone, render_gone
@@ -78,6 +87,14 @@ PROBE_TIMEOUT_S = 2.0
 SYNC_TIMEOUT_S = 1.0
 _PDF = "application/pdf"
 _COVER_RE = re.compile(r"-\s*(.+?) intercepts pointer events")
+#: Why an element was not acted on (:func:`~browser_ctx._errors.error_kind`), and what to do: (why, hint).
+_NOT_ACTIONABLE = {
+    "disabled": ("it is disabled", "Fill the form so it enables, or check browser_snapshot"),
+    "hidden": ("it is not visible", "Scroll, open its menu, or pick a visible element"),
+    "readonly": ("it is not editable (readonly?)", "Pick an editable field"),
+    "unstable": ("it kept moving (animation)", "Wait, then try again"),
+    "offscreen": ("it is outside the viewport", "Scroll it into view first"),
+}
 
 
 def action_error(exc: BaseException, *, verb: str, target: str, timeout_ms: float,
@@ -92,25 +109,19 @@ def action_error(exc: BaseException, *, verb: str, target: str, timeout_ms: floa
     if isinstance(exc, BrowserCtxError):
         return exc
     msg = str(exc)
-    covers = _COVER_RE.findall(msg)
+    kind = error_kind(exc)
     what = element or f"{target!r}"
+    covers = _COVER_RE.findall(msg) if kind == "covered" else []
     if covers:
         cover = covers[-1].replace(" subtree", "")
         return ActionTimeout(f"Could not {verb} {what}: it is covered by {one_line(cover, 160)} (it intercepts "
                              f"pointer events; waited {timeout_ms:.0f} ms). Close or dismiss that first.")
-    low = msg.lower()
-    for needle, why, hint in (
-        ("element is not enabled", "it is disabled", "Fill the form so it enables, or check browser_snapshot"),
-        ("element is not visible", "it is not visible", "Scroll, open its menu, or pick a visible element"),
-        ("element is not editable", "it is not editable (readonly?)", "Pick an editable field"),
-        ("element is not stable", "it kept moving (animation)", "Wait, then try again"),
-        ("outside of the viewport", "it is outside the viewport", "Scroll it into view first"),
-    ):
-        if needle in low:
-            return ActionTimeout(f"Could not {verb} {what}: {why} (waited {timeout_ms:.0f} ms). {hint}.")
-    if "not an <input>" in low or "not an <select>" in low or "not a <select>" in low:
+    if kind in _NOT_ACTIONABLE:
+        why, hint = _NOT_ACTIONABLE[kind]
+        return ActionTimeout(f"Could not {verb} {what}: {why} (waited {timeout_ms:.0f} ms). {hint}.")
+    if kind == "wrong-element":
         return SelectorError(f"Could not {verb} {what}: {one_line(msg.split('Error: ')[-1], 160)}")
-    if "element is not attached" in low or "element was detached" in low:
+    if kind == "detached":
         return StaleRefError(f"Could not {verb} {what}: the element was removed from the page. "
                              "Take a new browser_snapshot.")
     return translate(exc, action=verb, target=target, timeout_ms=timeout_ms)

@@ -26,7 +26,7 @@ from typing import Any
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Frame, Locator
 
-from .._errors import ActionTimeout, SelectorError
+from .._errors import ActionTimeout, SelectorError, error_kind
 from .scripts import script
 from .worlds import frame_of, on_element, on_elements
 
@@ -143,12 +143,12 @@ async def _choose_native(locator: Locator, values: list[str], label: str, timeou
     try:
         await locator.select_option(label=values, timeout=timeout_ms)
     except PlaywrightError as exc:
-        if "did not find some options" not in str(exc).lower() and "options" not in str(exc).lower():
+        if error_kind(exc) != "no-option":
             raise
         try:
             await locator.select_option(values, timeout=timeout_ms)
         except PlaywrightError as exc2:
-            if "options" not in str(exc2).lower():
+            if error_kind(exc2) != "no-option":
                 raise
             names = await on_elements(locator.locator("option"),
                 "os => os.map(o => (o.label || o.text).replace(/\\s+/g, ' ').trim())")

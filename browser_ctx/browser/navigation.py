@@ -20,6 +20,7 @@ from .._errors import (
     InvalidArgument,
     SchemeRefused,
     auth_required,
+    net_error,
     one_line,
     translate,
     without_credentials,
@@ -120,7 +121,7 @@ async def _load(tab: Tab, url: str, settings: Settings, dialogs: DialogCenter | 
     try:
         response = await _goto(page, url, timeout)
     except PlaywrightError as exc:  # translated below
-        if AUTH_REFUSED in str(exc):  # Playwright answered a challenge and the server refused the answer
+        if net_error(exc) == AUTH_REFUSED:  # Playwright answered a challenge and the server refused the answer
             error: BrowserCtxError = auth_required(401, await _challenge(tab, url), url, credentials_given=given)
         else:
             error = translate(exc, action="navigate", url=url, timeout_ms=timeout)
@@ -210,7 +211,7 @@ async def _goto(page: Page, url: str, timeout: float) -> Response | None:
         return await page.goto(url, wait_until="domcontentloaded", timeout=timeout)
     except PlaywrightError as exc:
         moved_by_itself = page.url not in (before, url) and not page.url.startswith("chrome-error:")
-        if "net::ERR_ABORTED" not in str(exc) or not moved_by_itself or not await _leave_wedged_page(page):
+        if net_error(exc) != "net::ERR_ABORTED" or not moved_by_itself or not await _leave_wedged_page(page):
             raise
     return await page.goto(url, wait_until="domcontentloaded", timeout=timeout)
 

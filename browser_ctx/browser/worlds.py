@@ -48,6 +48,8 @@ from typing import TYPE_CHECKING, Any
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Locator
 
+from .._errors import error_kind
+
 if TYPE_CHECKING:
     from playwright.async_api import CDPSession, ElementHandle, Frame, Page
 
@@ -94,13 +96,15 @@ class _Session:
 
 
 def _closed(exc: BaseException) -> bool:
-    low = str(exc).lower()
-    return "session closed" in low or "target closed" in low or "has been closed" in low or "detached" in low
+    return error_kind(exc) == "closed"
 
 
 def _stale(exc: BaseException) -> bool:
-    low = str(exc).lower()
-    return "cannot find context" in low or "context was destroyed" in low or "no world" in low
+    return error_kind(exc) in ("stale-context", "navigated")
+
+
+class _NoWorld(PlaywrightError):
+    """The frame's document has no world of ours (yet): it navigated, or has no document."""
 
 
 class Worlds:
@@ -174,7 +178,7 @@ class Worlds:
         try:
             await self._page.main_frame.locator(f"{PIN_ENGINE_NAME}=probe").count()  # matches nothing, pins nothing
         except PlaywrightError as exc:
-            if "Unknown engine" in str(exc):
+            if error_kind(exc) == "unknown-engine":
                 # its pages are read in their main world
                 return False
             raise
@@ -266,7 +270,7 @@ class Worlds:
         else:
             key = secrets.token_hex(8)
             if await frame.locator(f":root >> {PIN_ENGINE_NAME}=pin:{key}").count() == 0:
-                raise PlaywrightError(f"{_NAVIGATED} (no world: the frame has no document)")
+                raise _NoWorld(f"{_NAVIGATED} (no world: the frame has no document)")
             frame_id = await self._find_pin(page_session, key)
             session = page_session
             if frame_id is None:  # an out-of-process iframe: its own session
@@ -276,7 +280,7 @@ class Worlds:
                 frame_id = await self._find_pin(oopif, key) if oopif is not None else None
                 session = oopif or page_session
             if frame_id is None:
-                raise PlaywrightError(f"{_NAVIGATED} (no world found for the frame)")
+                raise _NoWorld(f"{_NAVIGATED} (no world found for the frame)")
             found = (session, frame_id)
         self._frames[frame] = found
         return found
@@ -307,7 +311,7 @@ class Worlds:
                     session.closed = True
                     raise
                 if not wait or loop.time() >= deadline:
-                    raise PlaywrightError(f"{_NAVIGATED} (no world for the frame's document: {exc})") from exc
+                    raise _NoWorld(f"{_NAVIGATED} (no world for the frame's document: {exc})") from exc
             await asyncio.sleep(CONTEXT_POLL_S)
 
     # --- calls ----------------------------------------------------------------------------------------------
@@ -336,7 +340,7 @@ class Worlds:
                     self._frames.pop(frame, None)
                 elif session is not None and _stale(exc):
                     session.forget(frame_id, context_id)
-                    if "no world" in str(exc):
+                    if isinstance(exc, _NoWorld):
                         self._frames.pop(frame, None)  # it may have moved to another process: find it again
                 else:
                     raise

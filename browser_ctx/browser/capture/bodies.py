@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from playwright.async_api import CDPSession, Response
 from playwright.async_api import Error as PlaywrightError
 
+from ..._errors import error_kind
 from ...core.bodies import looks_binary
 from ...core.network import RequestRecord
 
@@ -80,8 +81,7 @@ async def response_body(rec: RequestRecord, cdp: CDPSession | None, pw_response:
     try:
         result = await cdp.send("Network.getResponseBody", {"requestId": rec.request_id})
     except PlaywrightError as exc:
-        msg = str(exc).lower()
-        if "closed" in msg or "detached" in msg:
+        if error_kind(exc) == "closed":
             return Body(None, missing=_TAB_CLOSED)
         if rec.pending:  # headers came, the body never finished: nobody read it
             return Body(None, missing=NEVER_READ, unread=True)

@@ -15,7 +15,7 @@ from typing import Any
 
 from playwright.async_api import Error as PlaywrightError
 
-from ..._errors import ActionTimeout, BrowserCtxError, InvalidArgument, PageError, translate
+from ..._errors import ActionTimeout, BrowserCtxError, InvalidArgument, PageError, error_kind, timed_out, translate
 from ...browser import actions, navigation, refs, targets
 from ...browser.actions import action_error, perform
 from ...browser.choose import choose, widget_state
@@ -258,7 +258,7 @@ async def press_key(call: ToolCall) -> Rendered:
         try:
             await tab.page.keyboard.press(key)
         except PlaywrightError as exc:
-            if "unknown key" in str(exc).lower():
+            if error_kind(exc) == "unknown-key":
                 raise InvalidArgument(f"Unknown key {key!r}; use names like Enter, Escape, ArrowDown, "
                                       "Control+a or a single character.") from exc
             raise translate(exc, action="press a key") from exc
@@ -313,7 +313,7 @@ async def wait_for(call: ToolCall) -> Rendered:
                 await loc.wait_for(state=state, timeout=left)
                 waited.append(f"{a['target']} is {state}")
         except (PlaywrightError, BrowserCtxError, TimeoutError) as exc:  # our own ActionTimeout gets the hint too
-            if "timeout" in type(exc).__name__.lower() or "timeout" in str(exc).lower()[:80]:
+            if timed_out(exc):
                 raise ActionTimeout(f"Timed out after {seconds:g} s waiting for {what}. Raise time (max "
                                     f"{WAIT_MAX_S}) or check with browser_snapshot.") from exc
             raise action_error(exc, verb="wait for", target=a.get("target") or "", timeout_ms=timeout_ms) from exc

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from ..._errors import PageError
+from ..._errors import PageError, PageNavigated
 from ...browser import journal, navigation, reading, redirects
 from ...browser.refs import page_version
 from ...browser.session import Tab
@@ -106,7 +106,7 @@ async def navigate(call: ToolCall) -> Rendered:
         try:
             read = nav.read.result() if nav.read is not None else await card_read()
         except PageError as exc:
-            if attempt == 3 or "navigated" not in str(exc):
+            if attempt == 3 or not isinstance(exc, PageNavigated):
                 raise
             nav = await redirects.follow_client_redirect(tab, replace(nav, read=None), call.settings)
             continue
