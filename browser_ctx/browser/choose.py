@@ -27,7 +27,7 @@ from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Frame, Locator
 
 from .._errors import ActionTimeout, SelectorError, error_kind
-from .scripts import script
+from .scripts import bundle, script
 from .worlds import frame_of, on_element, on_elements
 
 __all__ = ["choose", "widget_state", "WidgetState", "LIST_OPTIONS", "OPTION_WAIT_MS"]
@@ -139,7 +139,20 @@ async def _close_list(locator: Locator, state: WidgetState, timeout_ms: float) -
         return
 
 
+async def _choose_hidden(locator: Locator, values: list[str], label: str) -> list[str]:
+    """A native select the page hides behind a trigger of its own: select the options in the page and send the
+    events a user's choice sends (``js/choose_hidden.js``); returns what the trigger shows, else the select."""
+    got = await on_element(locator, bundle("choose_hidden"), values)
+    if got.get("missing"):
+        raise SelectorError(f"No option {_quoted(got['missing'])} in {label}; its options: {_quoted(got['names'])}. "
+                            "Nothing was chosen.")
+    shown = got.get("shown")
+    return [shown] if shown else list((await widget_state(locator)).items)
+
+
 async def _choose_native(locator: Locator, values: list[str], label: str, timeout_ms: float) -> list[str]:
+    if not await locator.is_visible():
+        return await _choose_hidden(locator, values, label)
     try:
         await locator.select_option(label=values, timeout=timeout_ms)
     except PlaywrightError as exc:

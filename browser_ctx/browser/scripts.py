@@ -23,8 +23,10 @@ __all__ = ["script", "invocation", "script_names", "bundle", "MODULES"]
 
 #: Scripts made of modules: name -> the module scripts it takes, in ``M`` (``M.registry`` is ``js/registry.js``).
 MODULES: dict[str, tuple[str, ...]] = {
-    "walk": ("registry",),
+    "walk": ("registry", "operable"),
     "page_version": ("registry",),
+    "listened": ("registry",),
+    "choose_hidden": ("operable",),
 }
 
 
@@ -40,7 +42,7 @@ def script(name: str) -> str:
 
 @cache
 def bundle(name: str) -> str:
-    """Return ``name``'s source joined to its :data:`MODULES`: ``((a0, a1) => (<name>)({registry: (…)}, a0, a1))``,
+    """Return ``name``'s source joined to its :data:`MODULES`: ``((...a) => (<name>)({registry: (…)}, ...a))``,
     one function expression (the modules are evaluated once per call, as plain function values).
 
     Raises:
@@ -48,7 +50,7 @@ def bundle(name: str) -> str:
     """
     deps = MODULES.get(name, ())
     mods = ", ".join(f"{dep}: ({script(dep)})" for dep in deps)
-    return f"((a0, a1) => ({script(name)})({{{mods}}}, a0, a1))"
+    return f"((...a) => ({script(name)})({{{mods}}}, ...a))"
 
 
 def invocation(name: str, *args: Any) -> str:

@@ -52,7 +52,7 @@ def role_of(node: Node) -> str | None:
     """
     if node.is_text:
         return None
-    explicit = (node.attrs.get("role") or "").strip().lower()
+    explicit = (node.attrs.get("role") or node.attrs.get("data-role") or "").strip().lower()
     if explicit:
         explicit = explicit.split()[0]
         if explicit not in ("presentation", "none", "generic"):
@@ -282,7 +282,10 @@ def control_state(node: Node) -> list[str]:
     Possible words: ``invalid`` (``aria-invalid``; in visible HTML from Chromium's accessibility
     tree), ``checked``/``mixed`` (``checked`` attribute, ``aria-checked``),
     ``selected``, ``pressed``, ``expanded``/``collapsed`` (``aria-expanded``; ``summary`` from
-    its ``details``' ``open``), ``current``, ``disabled``, ``required``, ``readonly``.
+    its ``details``' ``open``), ``current``, ``disabled``, ``required``, ``readonly``; then, for widgets
+    built without ARIA, the state words of their class (``data-class-states``: ``collapsed folder
+    (by class)``), where their name came from when nothing else names them (``(named by class)``) and a
+    slider handle's ``(value from position)``.
     """
     attrs = node.attrs
     out: list[str] = []
@@ -314,4 +317,17 @@ def control_state(node: Node) -> list[str]:
         out.append("required")
     if "readonly" in attrs:
         out.append("readonly")
+    inferred = [w for w in (attrs.get("data-class-states") or "").split() if w not in out]
+    if inferred:  # the widget's own class words, where the accessibility tree has no state
+        out.extend(inferred)
+        out.append("(by class)")
+    source = attrs.get("data-name-from")
+    if source:  # no accessible name: the words of its class, id or icon name it
+        out.append(f"(named by {source})")
+    if attrs.get("data-value-from"):  # a slider handle without ARIA: its place on the track
+        out.append(f"(value from {attrs['data-value-from']})")
+    trigger = attrs.get("data-trigger")
+    if trigger:  # a native select a custom trigger stands for (Selectric, Select2 …): its options, and the trigger
+        options = [o for o in (attrs.get("data-options") or "").split("\x1f") if o]
+        out.append(f"(options: {', '.join(options)}; shown by [{trigger}])" if options else f"(shown by [{trigger}])")
     return out

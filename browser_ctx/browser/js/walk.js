@@ -31,6 +31,7 @@
   const win = window;
   const doc = document;
   const bc = M.registry(win, doc);
+  const O = M.operable(win);
   if (typeof opts.refBase === 'number' && opts.refBase > bc.n) bc.n = opts.refBase;
 
   const prefix = typeof opts.framePrefix === 'string' ? opts.framePrefix : '';
@@ -212,7 +213,7 @@
 
   /* text of a subtree for a name: includes visually hidden text (clipped, off-screen, zero size, opacity 0),
      excludes display:none, [hidden], aria-hidden=true, and text under visibility:hidden. skip: a control to omit. */
-  const nameText = (start, includeHidden, skip) => {
+  const nameText = (start, includeHidden, skip, skip2) => {
     const acc = [];
     let len = 0;
     const limit = maxName * 2;
@@ -223,7 +224,7 @@
         if (includeHidden || (vis !== 'hidden' && vis !== 'collapse')) { acc.push(n.data); len += n.data.length; }
         return;
       }
-      if (t !== 1 || n === skip) return;
+      if (t !== 1 || n === skip || n === skip2) return;
       const tag = n.localName;
       if (DROP.has(tag)) return;
       if (tag === 'svg') { const s = svgName(n); if (s) { acc.push(' ' + s + ' '); len += s.length; } return; }
@@ -464,7 +465,7 @@
   const intersect = (c, r) => (c ? [Math.max(c[0], r.left), Math.max(c[1], r.top), Math.min(c[2], r.right),
     Math.min(c[3], r.bottom)] : [r.left, r.top, r.right, r.bottom]);
   const outside = (r, c) => !!c && (r.right <= c[0] || r.left >= c[2] || r.bottom <= c[1] || r.top >= c[3]);
-  let ctx = { alpha: 1, bg: null, clip: null, absClip: null };
+  let ctx = { alpha: 1, bg: null, clip: null, absClip: null, cursor: 'auto' };
   /* the context for e's children, e being in the current context */
   const enter = (e, cs) => {
     let alpha = ctx.alpha;
@@ -484,7 +485,8 @@
           : [own ? own[0] : -Infinity, c[1], own ? own[2] : Infinity, c[3]];
     }
     const positioned = pos !== 'static' || (clip !== null && cs.transform !== 'none');
-    return { alpha, bg: bgOf(cs, ctx.bg), clip, absClip: pos === 'fixed' ? clip : (positioned ? clip : ctx.absClip) };
+    return { alpha, bg: bgOf(cs, ctx.bg), clip, absClip: pos === 'fixed' ? clip : (positioned ? clip : ctx.absClip),
+      cursor: cs.cursor };
   };
 
   /* does text in this style (the context already entered) paint nothing a person can see: no opacity left,
@@ -631,6 +633,11 @@
     outLen -= 2 * node[0].length + 5 + attrsLen(node[1]);
   };
   let lastSpace = true;     /* the output ends in whitespace or at a block boundary */
+  let ctlDepth = 0;         /* the page's own controls around the walk (nothing inside one is operable apart) */
+  let delegRoots = 0;       /* listened-to containers around the walk (the icons inside them are operable) */
+  const replaced = new WeakSet();   /* triggers shown as the <select> they stand for: not walked */
+  /* elements with click, mouse, pointer or touch listeners, found over CDP before the walk (browser/listeners.py) */
+  const listened = bc.listened instanceof WeakSet ? bc.listened : null;
 
   /* an open modal <dialog> (showModal): the page beside it is inert under its backdrop, so only the dialog is
      read; an ARIA modal (role=dialog/alertdialog or aria-modal, the rest of the page aria-hidden by the page,
@@ -904,10 +911,33 @@
     closeNode();
   };
 
+  /* a hidden <select> in the place of the trigger that stands for it: one combobox, its options, both refs */
+  const emitStandIn = (sel, trigger) => {
+    replaced.add(trigger);
+    const A = {};
+    const labels = labelsOf(sel);   /* its label's text, not the trigger's (a label may hold both) */
+    const name = (labels.length ? collapse(labels.map((l) => nameText(l, false, sel, trigger)).join(' ')) : '') ||
+      accName(sel, 'select', '');
+    if (name) attr(A, 'data-name', cap(name, maxName));
+    attr(A, 'data-ref', refFor(sel));
+    formAttrs(A, sel, 'select');
+    attr(A, 'data-role', 'combobox');
+    attr(A, 'data-trigger', refFor(trigger));
+    const opts = [];
+    for (let i = 0; i < sel.options.length && opts.length < 20; i++) opts.push(collapse(sel.options[i].text));
+    attr(A, 'data-options', opts.join('\u001f'));
+    openNode('select', A);
+    for (let c = sel.firstElementChild; c; c = c.nextElementSibling) {
+      if (c.localName === 'option' || c.localName === 'optgroup') walkOption(c, c.localName);
+    }
+    closeNode();
+    lastSpace = false;
+  };
+
   const walk = (e, measure) => {
     walked += 1;
     const tag = e.localName;
-    if (DROP.has(tag)) return;
+    if (DROP.has(tag) || replaced.has(e)) return;
     if (modal !== null && e !== modal && !modal.contains(e) && !e.contains(modal)) { noteCovered(modal); return; }
     if (tag === 'svg') {   /* an <svg> root (SVG content is never walked into) */
       const cs = style(e);
@@ -947,9 +977,13 @@
     let editable = false;
     let aria = null;
     let ariaHidden = false;   /* aria-hidden="true": read if a person sees it, unless it is the page behind a popup */
+    const opAttrs = { onclick: false, tabindex: -1, draggable: false };   /* what O.why reads */
     for (let i = 0; i < names.length; i++) {
       const n = names[i];
       if (n === 'class') cls = e.getAttribute(n);
+      else if (n.charCodeAt(0) === 111 && n.charCodeAt(1) === 110 && O.CLICK_EVENTS.has(n.slice(2))) opAttrs.onclick = true;
+      else if (n === 'tabindex') { const t = parseInt(e.getAttribute(n), 10); if (t >= 0) opAttrs.tabindex = t; }
+      else if (n === 'draggable') opAttrs.draggable = e.getAttribute(n) === 'true';
       else if (n === 'role') role = e.getAttribute(n).trim();
       else if (n === 'inert' || (n === 'hidden' && !fileViaLabel(e, tag))) return;
       else if (n.charCodeAt(0) === 97 && n.startsWith('aria-')) {
@@ -959,6 +993,15 @@
     }
     const cs = style(e);
     const display = cs.display;
+    /* a native <select> hidden behind a trigger of its own (Selectric, Select2, Chosen, nice-select): shown as
+       one combobox, with its options, in the trigger's place (the trigger is not walked) */
+    if (tag === 'select' && (display === 'none' || geometryHidden(e, tag, cs, display, measure))) {
+      const trigger = O.replacement(e);
+      if (trigger) emitStandIn(e, trigger);
+      return;
+    }
+    const standsFor = O.standsFor(e);   /* the trigger of a select hidden with its wrapper */
+    if (standsFor) { emitStandIn(standsFor, e); return; }
     if (display === 'none' && !fileViaLabel(e, tag)) return;
     if (tag === 'option' || tag === 'optgroup') { walkOption(e, tag); return; }
     const vis = cs.visibility;
@@ -1019,7 +1062,19 @@
 
     const role0 = role ? role.split(/\s+/)[0] : '';
     const outTag = KEEP.has(tag) ? tag : (block ? 'div' : 'span');
-    const interactive = editable || isInteractive(e, tag, role0);
+    let interactive = editable || isInteractive(e, tag, role0);
+    /* a code editor whose keys go to a hidden textarea (CodeMirror 5, Monaco): one textbox, its lines as value */
+    const editor = !interactive && cls ? O.editor(e, cls) : '';
+    if (editor) interactive = true;
+    /* operable without ARIA (no role, or a presentational one; not inside another control): a ref, a name */
+    let op = '';
+    let root = false;   /* listened to but too large for one control: its listener serves the icons inside */
+    if (!interactive && ctlDepth === 0 && (!role0 || role0 === 'presentation' || role0 === 'none' ||
+        role0 === 'generic') && e !== doc.body && e !== de) {
+      op = O.why(e, tag, cs, ctx.cursor, opAttrs, listened, delegRoots > 0);
+      if (op === 'root') { op = ''; root = true; }
+      if (op) interactive = true;
+    }
     const A = {};
     if (viaLabel) attr(A, 'data-via', 'label');
     if (cls) {
@@ -1048,7 +1103,17 @@
     }
     let named = interactive || NAMED_TAGS.has(tag) || LANDMARK_TAGS.has(tag) || LANDMARK_ROLES.has(role0) ||
       role0 === 'dialog' || role0 === 'alertdialog' || TABLE_ROLES.has(role0);
-    if (named) {
+    if (op) {
+      /* Chromium names a generic element from nothing: its own text, markup or class words name it (a tree
+         item's own label, not the items inside it) */
+      const name = accName(e, tag, role0) || O.handleName(e) ||
+        (tag === 'li' && e.querySelector('ul, ol') ? O.label(e) : nameText(e, false, null));
+      if (name) attr(A, 'data-name', cap(name, maxName));
+      else {
+        const hint = O.hint(e);
+        if (hint) { attr(A, 'data-hint', cap(hint[0], 80)); attr(A, 'data-hint-from', hint[1]); }
+      }
+    } else if (named) {
       const landmarkOnly = !interactive && !NAMED_TAGS.has(tag);
       let name;
       if (landmarkOnly) {
@@ -1060,12 +1125,33 @@
       }
       if (axKept) { attr(A, 'data-ax', axKept.length); axKept.push(e); }
       if (name) attr(A, 'data-name', cap(name, maxName));
+      else if (interactive) {   /* an unnamed control (an icon button): its markup, else a hint, in case Chromium has none */
+        const alt = editor ? '' : O.handleName(e);
+        const hint = editor ? [editor === 'monaco' ? 'Monaco editor' : 'CodeMirror editor', 'class']
+          : (alt ? [alt, 'icon'] : O.hint(e));
+        if (hint) { attr(A, 'data-hint', cap(hint[0], 80)); attr(A, 'data-hint-from', hint[1]); }
+      }
     }
     if (interactive) attr(A, 'data-ref', refFor(e));
-    if (tag === 'input' || tag === 'textarea' || tag === 'select' || tag === 'button') formAttrs(A, e, tag);
-    else if (editable) {
-      const v = collapse(e.textContent || '');
+    if (editor) {
+      attr(A, 'data-role', 'textbox');
+      attr(A, 'data-editor', editor);
+      const v = O.editorText(e, editor);
       if (v) valueAttr(A, v);
+    }
+    if (op) {
+      attr(A, 'data-op', op);
+      const slider = O.slider(e);
+      if (slider) { attr(A, 'data-role', 'slider'); attr(A, 'data-value', slider); attr(A, 'data-value-from', 'position'); }
+    }
+    if (interactive) {
+      const states = O.classStates(e);
+      if (states) attr(A, 'data-class-states', states);
+    }
+    if (tag === 'input' || tag === 'textarea' || tag === 'select' || tag === 'button') formAttrs(A, e, tag);
+    else if (editable) {   /* as shown: its lines kept (innerText), trailing line breaks dropped */
+      const v = (e.innerText || e.textContent || '').replace(/\u200b/g, '').replace(/\n+$/, '');
+      if (v.trim()) valueAttr(A, v);
     }
     if ((tag === 'details' || tag === 'dialog') && e.open) A.open = '';
     if (aria) {
@@ -1087,13 +1173,18 @@
       addLeaf('bc-shadow', { 'data-host': String(shadowHosts.length) });
       shadowHosts.push(e);
     }
+    const native = interactive && !op;   /* a control of the page's own: nothing inside it is operable apart */
+    if (native) ctlDepth += 1;
+    if (root) delegRoots += 1;
     if (tag === 'details' && !e.open) {
       for (let c = e.firstElementChild; c; c = c.nextElementSibling) {
         if (c.localName === 'summary') { walk(c, childMeasure); break; }
       }
-    } else if (!LEAF.has(tag)) {
+    } else if (!LEAF.has(tag) && !editor) {
       walkChildren(e, cs, vis, childMeasure);
     }
+    if (native) ctlDepth -= 1;
+    if (root) delegRoots -= 1;
     if (block) trimTrailingSpace(cs);
     if (cur.length === 2 && PRUNABLE.has(outTag) && !role && !interactive && !named) {
       dropNode();        /* an empty wrapper shows nothing */
@@ -1118,16 +1209,16 @@
     }
     /* the paint context of the root's place: its ancestors' opacity and background (their clips are not
        applied) */
-    ctx = { alpha: 1, bg: canvasBg(), clip: null, absClip: null };
+    ctx = { alpha: 1, bg: canvasBg(), clip: null, absClip: null, cursor: 'auto' };
     for (let i = chain.length - 1; i >= 0; i--) {
       const a = chain[i];
       if (a === de || a === doc.body) continue;
       const acs = style(a);
       ctx = { alpha: ctx.alpha * parseFloat(acs.opacity) * filterAlpha(acs.filter), bg: bgOf(acs, ctx.bg), clip: null,
-        absClip: null };
+        absClip: null, cursor: acs.cursor };
     }
   } else {
-    ctx = { alpha: 1, bg: canvasBg(), clip: null, absClip: null };
+    ctx = { alpha: 1, bg: canvasBg(), clip: null, absClip: null, cursor: 'auto' };
   }
   if (root.nodeType === 1) walk(root, false);
   else if (root.nodeType === 11) {   /* a closed shadow root handed over by browser/closed_shadow.py */

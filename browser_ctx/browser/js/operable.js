@@ -1,0 +1,209 @@
+/*
+ * Operable elements the page gave no ARIA (a module of js/walk.js, bundled by scripts.bundle): what a user
+ * could click or drag though the accessibility tree does not say so, a name for it, and the state its own
+ * markup shows.
+ *   operable(win) -> {why, handleName, hint, classStates, slider}
+ *   why(e, tag, cs, parentCursor, attrs, listened, delegated) -> '' | 'onclick' | 'tabindex' | 'draggable' |
+ *     'cursor' | 'listener' | 'delegated' | 'root' ('root': listened to, but too large to be one control: a
+ *     container whose listener serves the icons inside it, which are then 'delegated')
+ *     attrs: {onclick, tabindex, draggable} from the walker's attribute scan; listened: a WeakSet of elements
+ *     with click, mouse, pointer or touch listeners (CDP DOMDebugger.getEventListeners; browser/listeners.py);
+ *     delegated: the walk is inside a 'root'
+ *   label(e) -> the text before e's first block or list child (a tree item's own label), '' when none
+ *   handleName(e) -> a name from the element's own markup: an SVG <title>, <use href="#icon-star"> ("star"),
+ *     an image's alt, '' when none
+ *   hint(e) -> words from its class or id ('like', 'slider handle') and where they came from, or null
+ *   classStates(e) -> state words its class words say ('collapsed folder'), '' when none
+ *   slider(e) -> the position of a slider handle along its track ('42%'), or '' when e is not one
+ *   replacement(select) -> the visible element a hidden <select> is shown by (a trigger of Selectric, Select2,
+ *     Chosen, nice-select …: a sibling, or its wrapper's sibling, showing the selected option), or null
+ *   standsFor(e) -> the hidden <select> a trigger stands for (its previous sibling, or the one select inside it),
+ *     when e's class says it is one (select, chosen, dropdown, combo); else null
+ *   editor(e, cls) -> 'codemirror5' | 'monaco' for a code editor whose keys go to a hidden textarea, else ''
+ *   editorText(e, kind) -> the editor's text, its lines joined by '\n' (only the lines it has rendered)
+ */
+((win) => {
+  const words = (s) => new Set(s.split(' '));
+  /* tags never made operable here: structure, text blocks of their own, form parts */
+  const NOT_OPERABLE = words('html body main header footer nav aside section article form fieldset legend table ' +
+    'thead tbody tfoot tr ul ol dl label option optgroup br hr iframe frame video audio canvas dialog details ' +
+    'summary h1 h2 h3 h4 h5 h6 pre code blockquote figure figcaption');
+  const CLICK_EVENTS = words('click dblclick mousedown mouseup pointerdown pointerup touchstart touchend');
+  /* class-word parts that name a library or a styling role, not what the element does */
+  const STOP = words('fa fas far fab fal bi ti mdi ql ui icon icons glyphicon material symbols btn button js is has ' +
+    'c o u l el k ant mat v el-icon svg img image sprite small large lg sm xs md');
+  const STATES = [
+    [words('expanded open opened collapsable is-open is-expanded'), 'expanded'],
+    [words('collapsed closed expandable is-closed is-collapsed'), 'collapsed'],
+    [words('folder dir directory'), 'folder'],
+    [words('file'), 'file'],
+    [words('selected is-selected'), 'selected'],
+    [words('active is-active current'), 'active'],
+    [words('pressed is-pressed on toggled'), 'pressed'],
+    [words('checked is-checked'), 'checked'],
+    [words('disabled is-disabled'), 'disabled'],
+  ];
+  /* small enough to be one control: a few elements, a line or two of text */
+  const small = (e) => e.getElementsByTagName('*').length <= 15 && (e.textContent || '').length <= 300;
+  /* an icon: no text of its own, a class saying what it is, a box of at most 64 px a side */
+  const iconLike = (e) => {
+    if ((e.textContent || '').trim().length > 2 || !e.getAttribute('class')) return false;
+    const r = e.getBoundingClientRect();
+    return r.width > 0 && r.height > 0 && r.width <= 64 && r.height <= 64;
+  };
+  const classWords = (e) => {
+    const c = e.getAttribute('class');
+    return c ? c.trim().split(/\s+/) : [];
+  };
+  const phrase = (token) => {
+    const parts = token.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase().split(/[-_\s]+/).filter((p) => p);
+    while (parts.length && STOP.has(parts[0])) parts.shift();
+    const kept = parts.filter((p) => !STOP.has(p) && !/^\d+$/.test(p) && p.length > 1);
+    return kept.join(' ');
+  };
+  return {
+    CLICK_EVENTS,
+    why(e, tag, cs, parentCursor, attrs, listened, delegated) {
+      if (NOT_OPERABLE.has(tag)) return '';
+      if (attrs.onclick) return 'onclick';
+      if (attrs.tabindex >= 0 && tag !== 'a' && small(e)) return 'tabindex';
+      if (attrs.draggable) return 'draggable';
+      const heard = !!listened && listened.has(e);
+      if ((heard || (cs.cursor === 'pointer' && parentCursor !== 'pointer')) && !small(e)) {
+        return tag === 'li' ? (heard ? 'listener' : 'cursor') : (heard ? 'root' : '');
+      }
+      if (cs.cursor === 'pointer' && parentCursor !== 'pointer') return 'cursor';
+      if (heard) return 'listener';
+      if (delegated && iconLike(e)) return 'delegated';
+      return '';
+    },
+    label(e) {
+      let s = '';
+      for (let c = e.firstChild; c && s.length < 200; c = c.nextSibling) {
+        if (c.nodeType === 3) s += c.data;
+        else if (c.nodeType === 1) {
+          const d = win.getComputedStyle(c).display;
+          if (d !== 'inline' && d !== 'inline-block') { if (s.trim()) break; else continue; }
+          s += ' ' + (c.textContent || '') + ' ';
+        }
+      }
+      return s.replace(/\s+/g, ' ').trim();
+    },
+    handleName(e) {
+      const svg = e.localName === 'svg' ? e : e.querySelector('svg');
+      if (svg) {
+        const t = svg.querySelector('title');
+        if (t && t.textContent.trim()) return t.textContent.trim();
+        const use = svg.querySelector('use');
+        const ref = use && (use.getAttribute('href') || use.getAttribute('xlink:href'));
+        if (ref && ref.indexOf('#') >= 0) {
+          const p = phrase(ref.slice(ref.indexOf('#') + 1));
+          if (p) return p;
+        }
+      }
+      const img = e.localName === 'img' ? e : e.querySelector('img[alt]');
+      if (img) {
+        const alt = (img.getAttribute('alt') || '').trim();
+        if (alt) return alt;
+      }
+      return '';
+    },
+    hint(e) {
+      const tokens = classWords(e);
+      for (let i = 0; i < tokens.length; i++) {
+        const p = phrase(tokens[i]);
+        if (p) return [p, 'class'];
+      }
+      if (e.id) {
+        const p = phrase(e.id);
+        if (p) return [p, 'id'];
+      }
+      return null;
+    },
+    classStates(e) {
+      const own = classWords(e).map((t) => t.toLowerCase());
+      const kids = [];
+      if (e.localName === 'li') {
+        for (let c = e.firstElementChild, k = 0; c && k < 4; c = c.nextElementSibling, k++) {
+          for (const t of classWords(c)) kids.push(t.toLowerCase());
+        }
+      }
+      const found = [];
+      for (const [set, word] of STATES) {
+        const inKids = (word === 'folder' || word === 'file') && kids.some((t) => set.has(t));
+        if (own.some((t) => set.has(t)) || inKids) {
+          if (!found.includes(word) && !(word === 'file' && found.includes('folder'))) found.push(word);
+        }
+      }
+      if (found.includes('expanded') && found.includes('collapsed')) found.splice(found.indexOf('expanded'), 1);
+      return found.join(' ');
+    },
+    replacement(sel) {
+      const chosen = sel.selectedOptions && sel.selectedOptions[0];
+      const shown = chosen ? (chosen.text || '').replace(/\s+/g, ' ').trim() : '';
+      const up = sel.parentElement;
+      const cands = [sel.nextElementSibling, up && up.nextElementSibling, sel.previousElementSibling];
+      for (let i = 0; i < cands.length; i++) {
+        const c = cands[i];
+        if (!c || c.localName === 'select' || c.localName === 'option' || c.localName === 'script') continue;
+        const r = c.getBoundingClientRect();
+        const cs = win.getComputedStyle(c);
+        if (r.width < 4 || r.height < 4 || cs.visibility !== 'visible' || cs.display === 'none') continue;
+        const text = (c.innerText || '').replace(/\s+/g, ' ').trim();
+        const looks = /select|chosen|dropdown|combo/i.test(c.getAttribute('class') || '');
+        if ((shown && text.indexOf(shown) >= 0 && text.length <= shown.length + 40) || looks) return c;
+      }
+      return null;
+    },
+    standsFor(e) {
+      if (!/select|chosen|dropdown|combo/i.test(e.getAttribute('class') || '')) return null;
+      const prev = e.previousElementSibling;
+      if (!prev) return null;
+      let sel = prev.localName === 'select' ? prev : null;
+      if (!sel && prev.getElementsByTagName('*').length <= 40) {
+        const found = prev.getElementsByTagName('select');
+        sel = found.length === 1 ? found[0] : null;
+      }
+      if (!sel) return null;
+      const r = sel.getBoundingClientRect();
+      const w = prev.getBoundingClientRect();   /* a wrapper that hides it: no box, or clipped to a pixel */
+      const hidden = r.width <= 1 || r.height <= 1 || (sel.checkVisibility && !sel.checkVisibility()) ||
+        (prev !== sel && (w.width <= 1 || w.height <= 1));
+      return hidden ? sel : null;
+    },
+    editor(e, cls) {
+      if (!cls) return '';
+      const c = ' ' + cls + ' ';
+      if (c.indexOf(' CodeMirror ') >= 0 && e.querySelector('textarea')) return 'codemirror5';
+      if (c.indexOf(' monaco-editor ') >= 0 && e.querySelector('textarea')) return 'monaco';
+      return '';
+    },
+    editorText(e, kind) {
+      const clean = (s) => s.replace(/\u200b/g, '').replace(/\u00a0/g, ' ');
+      if (kind === 'codemirror5') {
+        return Array.from(e.querySelectorAll('.CodeMirror-code .CodeMirror-line, .CodeMirror-code pre'))
+          .filter((l, i, all) => all.indexOf(l) === i && !l.closest('.CodeMirror-gutters'))
+          .map((l) => clean(l.textContent || '')).join('\n');
+      }
+      const lines = Array.from(e.querySelectorAll('.view-lines .view-line'));
+      lines.sort((a, b) => (parseFloat(a.style.top) || 0) - (parseFloat(b.style.top) || 0));
+      return lines.map((l) => clean(l.textContent || '')).join('\n');
+    },
+    slider(e) {
+      const cls = (e.getAttribute('class') || '').toLowerCase();
+      if (cls.indexOf('handle') < 0 && cls.indexOf('thumb') < 0 && cls.indexOf('knob') < 0) return '';
+      let track = e.parentElement;
+      for (let k = 0; track && k < 3 && !/slider|range|track/i.test(track.getAttribute('class') || ''); k++) {
+        track = track.parentElement;
+      }
+      if (!track) return '';
+      const t = track.getBoundingClientRect();
+      const h = e.getBoundingClientRect();
+      if (t.width <= 0 && t.height <= 0) return '';
+      const vertical = t.height > t.width * 1.5;
+      const at = vertical ? (t.bottom - (h.top + h.height / 2)) / t.height
+        : ((h.left + h.width / 2) - t.left) / t.width;
+      return Math.round(Math.max(0, Math.min(1, at)) * 100) + '%';
+    },
+  };
+})
