@@ -157,3 +157,40 @@ async def test_a_60k_character_url_stays_within_the_cap_everywhere(site):
         assert "chars]…" in out and count_tokens(out) < 1000
         result = await c.call("browser_snapshot")
         assert len(json.dumps(result.structured_content)) < 5000
+
+
+def _sections(listing: str) -> dict[str, list[str]]:
+    """The request lines of a listing by the URL of their section's header (one section: ``""``)."""
+    out: dict[str, list[str]] = {}
+    url = ""
+    for line in listing.splitlines():
+        if line.startswith("— page "):
+            url = line.split("): ", 1)[1].rsplit(" —", 1)[0]
+        elif line.startswith("#"):
+            out.setdefault(url, []).append(line)
+    return out
+
+
+async def test_a_workers_request_from_its_first_message_is_listed_on_its_page(site):
+    """A worker started at parse time fetches a 500 in its first message handler and never reads the
+    body: the request is listed on that page right after the navigation and after a wait, with its
+    status and "(worker)", and never on the next page (issue 26, item 3)."""
+    async with mcp_session() as s:
+        c = Client(s)
+        await c.ok("browser_network_requests")
+        page = f"{site}/events/worker-message.html"
+        await c.ok("browser_navigate", url=page)
+        for _ in range(2):
+            listing = await c.ok("browser_network_requests")
+            rows = [ln for ln in listing.splitlines() if "/events/api/worker-data" in ln]
+            assert len(rows) == 1 and "→ 500" in rows[0] and rows[0].endswith("(worker)"), listing
+            await c.ok("browser_wait_for", text="Worker answered 500")
+            await c.ok("browser_wait_for", time=1)
+        console = await c.ok("browser_console_messages")
+        assert "[error] worker-data answered 500 (/events/worker-message.js:5) (worker)" in console, console
+        await c.ok("browser_navigate", url=f"{site}/events/cyclic.html")
+        assert "/events/api/worker-data" not in await c.ok("browser_network_requests")
+        assert "worker-data answered" not in await c.ok("browser_console_messages")
+        everything = _sections(await c.ok("browser_network_requests", all=True))
+        mine = [url for url, rows in everything.items() for ln in rows if "/events/api/worker-data" in ln]
+        assert mine == ["/events/worker-message.html"] or mine == [page], everything

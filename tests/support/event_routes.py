@@ -16,7 +16,9 @@ Importing this module registers them in :data:`tests.support.site.ROUTES`:
 - ``/events/api/login``: POST, echoes the body it got;
 - ``/events/pixel.png``: a 1×1 PNG (a binary body);
 - ``/events/api/unauthorized?kb=N``: HTTP 401 with a JSON body (padded by N kB);
-- ``/events/api/too-large``: POST, HTTP 413 with a JSON body.
+- ``/events/api/too-large``: POST, HTTP 413 with a JSON body;
+- ``/events/api/worker-data?k=K``: HTTP 500 (fetched by worker-message.js); ``/events/api/worker-gate?k=K``: a
+  PNG sent once ``worker-data`` with the same ``K`` was answered (at most 30 s), so the page's load waits for it.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ import hashlib
 import json
 import socket
 import struct
+import threading
 import time
 from functools import lru_cache
 from http.server import BaseHTTPRequestHandler
@@ -93,6 +96,29 @@ def _poll(h: BaseHTTPRequestHandler) -> None:
 
 def _fail(h: BaseHTTPRequestHandler) -> None:
     _send(h, 500, json.dumps({"error": "boom"}))
+
+
+_WORKER_DATA: dict[str, threading.Event] = {}
+_WORKER_LOCK = threading.Lock()
+
+
+def _worker_event(h: BaseHTTPRequestHandler) -> threading.Event:
+    key = (_query(h).get("k") or [""])[0]
+    with _WORKER_LOCK:
+        while len(_WORKER_DATA) > 100:
+            _WORKER_DATA.pop(next(iter(_WORKER_DATA)))
+        return _WORKER_DATA.setdefault(key, threading.Event())
+
+
+def _worker_data(h: BaseHTTPRequestHandler) -> None:
+    event = _worker_event(h)
+    _send(h, 500, json.dumps({"error": "worker data unavailable"}))
+    event.set()
+
+
+def _worker_gate(h: BaseHTTPRequestHandler) -> None:
+    _worker_event(h).wait(30.0)
+    _pixel(h)
 
 
 def _slow(h: BaseHTTPRequestHandler) -> None:
@@ -238,4 +264,6 @@ ROUTES.update({
     "/events/pixel.png": _pixel,
     "/events/api/unauthorized": _unauthorized,
     "/events/api/too-large": _too_large,
+    "/events/api/worker-data": _worker_data,
+    "/events/api/worker-gate": _worker_gate,
 })

@@ -8,7 +8,9 @@
   the sections (:mod:`.sections`);
 - a CDP session of each out-of-process (cross-site) iframe, opened when its document commits (up to
   :data:`MAX_FRAME_SESSIONS` per tab): its network and errors; requests such a frame makes before
-  that session is attached are missed (its document request itself is seen by the page's session).
+  that session is attached are missed (its document request itself is seen by the page's session);
+- the page's dedicated workers, through the page's session, and a second session of the page that
+  holds each new worker until its network is enabled (:mod:`.workers`).
 
 What is done with the events: console in :mod:`.console`, network in :mod:`.network`.
 
@@ -44,7 +46,7 @@ from .bodies import Body
 from .console import ConsoleCapture, ConsoleHook
 from .network import NetworkCapture
 from .sections import SectionLog
-from .workers import WorkerRequests
+from .workers import WorkerCapture
 
 if TYPE_CHECKING:
     from ...core.redact import Redactor
@@ -111,8 +113,9 @@ class EventCapture:
         self._sections = SectionLog(redactor, page.url)
         self._console = ConsoleCapture(self._sections, settings, redactor, hook or ConsoleHook())
         self._network = NetworkCapture(self._sections, settings, redactor)
-        self._workers = WorkerRequests(page, self._network, redactor)
+        self._workers = WorkerCapture(self._network, self._sections)
         self._cdp: CDPSession | None = None
+        self._hold: CDPSession | None = None  # holds new workers (see workers.py)
         self._closed = False
         self._hooked = False
         self._frame_sessions: dict[Frame, tuple[str, CDPSession]] = {}  # OOPIF frame -> (target id, session)
@@ -171,9 +174,10 @@ class EventCapture:
                 await self._open_session()
                 return
             except PlaywrightError:
-                cdp, self._cdp = self._cdp, None
-                if cdp is not None:
-                    await _detach(cdp)
+                sessions = [s for s in (self._cdp, self._hold) if s is not None]
+                self._cdp = self._hold = None
+                for session in sessions:
+                    await _detach(session)
                 if attempt == START_ATTEMPTS - 1 or self._page.is_closed() or self._closed:
                     raise
                 await asyncio.sleep(START_RETRY_DELAY)
@@ -189,7 +193,6 @@ class EventCapture:
         await hook.install(page.context, self.settings.console_entries)
         page.on("framenavigated", self._on_frame_committed)
         page.on("framedetached", self._on_frame_detached)
-        self._workers.start()
         self._hooked = True
         if page.url not in ("", "about:blank") or len(page.frames) > 1:
             for frame in page.frames:
@@ -202,23 +205,24 @@ class EventCapture:
     async def _open_session(self) -> None:
         cdp = await self._page.context.new_cdp_session(self._page)
         self._cdp = self._network.page_session = cdp
-        self._listen(cdp, self._network.handlers() | self._console.handlers()
+        self._hold = hold = await self._page.context.new_cdp_session(self._page)
+        self._listen(cdp, self._network.handlers() | self._console.handlers() | self._workers.page_handlers()
                      | {"Page.frameNavigated": self._on_frame_navigated,
-                        "Page.navigatedWithinDocument": self._on_same_document,
-                        "Target.attachedToTarget": lambda p: self._workers.on_attached(cdp, p)})
+                        "Page.navigatedWithinDocument": self._on_same_document})
+        self._listen(hold, self._workers.hold_handlers())
         tree = await cdp.send("Page.getFrameTree")
         self._sections.main_frame = tree["frameTree"]["frame"]["id"]
         await cdp.send("Page.enable")
         await self._network.enable(cdp)
         await cdp.send("Log.enable")
         await self._console.enable(cdp)
-        await self._workers.watch_targets(cdp)
+        await self._workers.watch(cdp, hold)
         # If a navigation committed while we were attaching, label the section with it.
         tree = await cdp.send("Page.getFrameTree")
         frame = tree["frameTree"]["frame"]
         if frame.get("loaderId") and frame.get("loaderId") != self._sections.loader \
                 and not self._sections.counts(self._sections.current.id)["items"]:
-            self._sections.new(frame.get("url", ""), frame.get("loaderId"))
+            self._sections.shown = self._sections.new(frame.get("url", ""), frame.get("loaderId"))
 
     def _spawn(self, coro: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
         return asyncio.ensure_future(coro)
@@ -299,7 +303,6 @@ class EventCapture:
         try:
             await asyncio.wait_for(asyncio.gather(*waits), timeout)
             await asyncio.sleep(0)  # let a batch whose reply is in flight reach its handler
-            await self._workers.settle(timeout)
             return True
         except (TimeoutError, PlaywrightError):  # navigating, closed, or busy: take what we have
             return False
@@ -307,11 +310,13 @@ class EventCapture:
     async def close(self) -> None:
         """Detach the CDP sessions (safe to call twice, or after the page closed)."""
         self._closed = self._console.closed = True
-        cdp, self._cdp = self._cdp, None
-        children = [c for _, c in self._frame_sessions.values()]
+        sessions = [s for s in (self._cdp, self._hold) if s is not None]
+        self._cdp = self._hold = None
+        sessions += [c for _, c in self._frame_sessions.values()]
         self._frame_sessions.clear()
         self._network.forget_sessions()
-        for session in ([cdp] if cdp is not None else []) + children:
+        self._workers.close()
+        for session in sessions:
             await _detach(session)
 
     # -- sections ---------------------------------------------------------------------------------
@@ -337,6 +342,7 @@ class EventCapture:
             self._sections.current.url = self.redactor.url(url)
         else:
             self._console.on_document(self._sections.new(url, loader))
+        self._sections.shown = self._sections.current
         self._network.close_cut(self._sections.current.id)
 
     def _on_same_document(self, p: dict[str, Any]) -> None:

@@ -1,7 +1,7 @@
 """Bodies of one tab's requests, fetched from the browser on demand (none are kept by the capture).
 
 A response body comes from ``Network.getResponseBody`` over the CDP session that saw the request (a
-worker's request: from Playwright's response); a request body arrives inline up to
+worker's request: over that worker's channel, :class:`~.workers.WorkerChannel`); a request body arrives inline up to
 :data:`~browser_ctx.core.network.POST_KEEP` characters, else from ``Network.getRequestPostData``. A
 :class:`Body` says why when there is none: a stream, a failed, pending or cut request, a response the
 page never read or read as a blob (the browser keeps no such body), one the browser no longer holds.
@@ -11,9 +11,8 @@ from __future__ import annotations
 
 import base64
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
-from playwright.async_api import CDPSession, Response
 from playwright.async_api import Error as PlaywrightError
 
 from ..._errors import error_kind
@@ -23,13 +22,19 @@ from ...core.network import RequestRecord
 if TYPE_CHECKING:
     from ...core.redact import Redactor
 
-__all__ = ["Body", "response_body", "request_body", "content_type", "NEVER_READ", "READ_AS_STREAM"]
+__all__ = ["Body", "Sender", "response_body", "request_body", "content_type", "NEVER_READ", "READ_AS_STREAM"]
 
 _TAB_CLOSED = "the tab was closed, and its bodies with it"
 #: Why the body of a response the page never read is missing (Chromium keeps none).
 NEVER_READ = "not kept by the browser (the page never read it)"
 #: Why the body of a response the page read as a blob or stream is missing.
 READ_AS_STREAM = "not kept by the browser (the page read it as a blob or stream)"
+
+
+class Sender(Protocol):
+    """What bodies are fetched through: a ``CDPSession``, or a worker's channel with the same ``send``."""
+
+    async def send(self, method: str, params: dict[str, Any] | None = None) -> dict[str, Any]: ...
 
 
 @dataclass
@@ -53,8 +58,8 @@ class Body:
     unread: bool = False
 
 
-async def response_body(rec: RequestRecord, cdp: CDPSession | None, pw_response: Response | None,
-                        redactor: Redactor, *, page_closed: bool = False) -> Body:
+async def response_body(rec: RequestRecord, cdp: Sender | None, redactor: Redactor, *,
+                        page_closed: bool = False) -> Body:
     """Fetch the response body of ``rec`` from the browser (``Network.getResponseBody``).
 
     Text bodies are redacted by field name (JSON/form) and every redacted value remembered.
@@ -74,8 +79,6 @@ async def response_body(rec: RequestRecord, cdp: CDPSession | None, pw_response:
         return Body(None, missing="no response yet; call again shortly")
     if rec.status in (204, 304) or (rec.status and 300 <= rec.status < 400):
         return Body("", full_bytes=0)
-    if pw_response is not None:
-        return await _playwright_body(rec, pw_response, redactor)
     if cdp is None or page_closed:
         return Body(None, missing=_TAB_CLOSED)
     try:
@@ -95,13 +98,6 @@ async def response_body(rec: RequestRecord, cdp: CDPSession | None, pw_response:
     return Body(redactor.body(raw, rec.mime), full_bytes=len(raw.encode("utf-8", "surrogatepass")))
 
 
-async def _playwright_body(rec: RequestRecord, response: Response, redactor: Redactor) -> Body:
-    try:
-        return _decoded(rec, await response.body(), redactor)
-    except PlaywrightError:
-        return Body(None, missing="the browser no longer holds it (the worker or the page went away)")
-
-
 def _decoded(rec: RequestRecord, data: bytes, redactor: Redactor) -> Body:
     try:
         text = data.decode("utf-8")
@@ -112,7 +108,7 @@ def _decoded(rec: RequestRecord, data: bytes, redactor: Redactor) -> Body:
     return Body(redactor.body(text, rec.mime), full_bytes=len(data))
 
 
-async def request_body(rec: RequestRecord, cdp: CDPSession | None, redactor: Redactor, *,
+async def request_body(rec: RequestRecord, cdp: Sender | None, redactor: Redactor, *,
                        page_closed: bool = False) -> Body:
     """Return the (redacted) request body of ``rec``, fetching it if it was too large to arrive inline."""
     if not rec.has_post_data:

@@ -1,5 +1,6 @@
 """Network capture of one tab: one :class:`~browser_ctx.core.network.RequestRecord` per request, from CDP
-``Network.*`` events of the page's session and of its frames' and workers' sessions.
+``Network.*`` events of the page's session and of its frames' and workers' sessions (a worker's come
+through :meth:`NetworkCapture.worker_event`, see :mod:`.workers`).
 
 Redirects are folded into their request; WebSocket frames and EventSource messages are counted with the
 last few kept; ``EventSettings.network_entries`` records are held (default 2,000, oldest evicted and
@@ -20,12 +21,12 @@ from collections import OrderedDict
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from playwright.async_api import CDPSession, Response
+from playwright.async_api import CDPSession
 
 from ..._errors import InvalidArgument
 from ...core.network import POST_KEEP, RequestRecord, SocketInfo, browser_favicon
-from ...core.sections import relative_url
-from .bodies import Body, content_type, request_body, response_body
+from ...core.sections import Section, relative_url
+from .bodies import Body, Sender, content_type, request_body, response_body
 from .console import cdp_time
 from .sections import SectionLog
 
@@ -33,12 +34,10 @@ if TYPE_CHECKING:
     from ...core.redact import Redactor
     from ...settings import EventSettings
 
-__all__ = ["NetworkCapture", "EXTRA_KEEP", "TWIN_SEARCH", "merge_headers"]
+__all__ = ["NetworkCapture", "EXTRA_KEEP", "merge_headers"]
 
 #: ``*ExtraInfo`` payloads held while waiting for their request (they may arrive first).
 EXTRA_KEEP = 500
-#: Latest records searched for the one Playwright reports as finished (:meth:`NetworkCapture.complete_from_playwright`).
-TWIN_SEARCH = 500
 
 class NetworkCapture:
     """The requests of one tab (see the module docstring).
@@ -59,9 +58,9 @@ class NetworkCapture:
         self._extra_req: OrderedDict[str, dict[str, Any]] = OrderedDict()
         self._extra_resp: OrderedDict[str, dict[str, Any]] = OrderedDict()
         self._counted_failed: set[int] = set()
-        self._req_session: dict[str, CDPSession] = {}  # request id -> the frame session that saw it
-        self._claimed: set[int] = set()  # indices Playwright reported as finished (see workers.py)
-        self._pw_responses: dict[str, Response] = {}  # worker request id -> its Playwright response (bodies)
+        self._req_session: dict[str, Sender] = {}  # request id -> the frame's or worker's session that saw it
+        self._handlers = self.handlers()
+        self._from_worker: Section | None = None  # while a worker's event is handled: the worker's section
         self._next_index = 1
         self._clock = 0.0  # the latest CDP monotonic timestamp seen (seconds)
         self.evicted = 0
@@ -95,7 +94,7 @@ class NetworkCapture:
         characters arrive inline)."""
         await cdp.send("Network.enable", {"maxPostDataSize": POST_KEEP})
 
-    def seen_by(self, cdp: CDPSession, handler: Callable[[dict[str, Any]], None]) -> Callable[[dict[str, Any]], None]:
+    def seen_by(self, cdp: Sender, handler: Callable[[dict[str, Any]], None]) -> Callable[[dict[str, Any]], None]:
         """Wrap a handler of a frame's or worker's session: remember which session saw each request (its
         bodies must be fetched through it)."""
         def run(p: dict[str, Any]) -> None:
@@ -110,7 +109,7 @@ class NetworkCapture:
         self._req_session.clear()
         self.page_session = None
 
-    def _session_of(self, rec: RequestRecord) -> CDPSession | None:
+    def _session_of(self, rec: RequestRecord) -> Sender | None:
         return self._req_session.get(rec.request_id, self.page_session)
 
     # -- records --------------------------------------------------------------------------------
@@ -149,7 +148,7 @@ class NetworkCapture:
             rec.end = None
 
     def _new_record(self, request_id: str, loader: str | None = None, **fields: Any) -> RequestRecord:
-        section = self._sections.for_loader(loader)
+        section = self._from_worker or self._sections.for_loader(loader)
         rec = RequestRecord(index=self._next_index, request_id=request_id, section=section.id,
                             route=relative_url(section.route, section.url) if section.route else None, **fields)
         self._next_index += 1
@@ -162,8 +161,7 @@ class NetworkCapture:
             if self._by_id.get(old.request_id) is old:
                 del self._by_id[old.request_id]
                 self._req_session.pop(old.request_id, None)
-                self._pw_responses.pop(old.request_id, None)
-            self._claimed.discard(old.index)
+        rec.worker = self._from_worker is not None
         self._touch(rec)
         return rec
 
@@ -180,47 +178,30 @@ class NetworkCapture:
         while len(store) > EXTRA_KEEP:
             store.popitem(last=False)
 
-    # -- workers (Playwright's events; see workers.py) ------------------------------------------
+    # -- workers (see workers.py) -----------------------------------------------------------------
 
-    def complete_from_playwright(self, *, method: str, url: str, status: int | None, status_text: str,
-                                 failure: str | None, duration: float | None) -> bool:
-        """Playwright reports a request as finished (``duration`` in seconds, if known): if one of our
-        records is that request (same method and redacted URL, not yet matched, among the latest
-        :data:`TWIN_SEARCH`), mark it matched, complete it if it never saw its end, and return ``True``."""
-        for rec in reversed(list(self._requests.values())[-TWIN_SEARCH:]):
-            if rec.index in self._claimed or rec.worker or rec.method != method or rec.url != url:
-                continue
-            self._claimed.add(rec.index)
-            if rec.pending:
-                if rec.status is None and status is not None:
-                    rec.status, rec.status_text = status, status_text
-                if failure and rec.status is None:
-                    rec.failure = failure
-                rec.end = rec.start + duration if duration is not None and rec.start else rec.start
-                self._touch(rec)
-                self._count_failed(rec)
-            return True
-        return False
+    def worker_event(self, channel: Sender, section: Section, method: str, p: dict[str, Any]) -> None:
+        """A ``Network.*`` event of a worker reached through ``channel``: a new request is filed under
+        ``section`` and marked as the worker's; the worker's script request, which the page's session
+        saw start, is completed, not filed again."""
+        handler = self._handlers.get(method)
+        if handler is None:
+            return
+        rid = p.get("requestId")
+        if method == "Network.requestWillBeSent" and rid in self._by_id and not p.get("redirectResponse"):
+            return
+        self._from_worker = section
+        try:
+            handler(p)
+        finally:
+            self._from_worker = None
+        if rid and rid in self._by_id and rid not in self._req_session:
+            self._req_session[rid] = channel
 
-    def add_worker_request(self, *, method: str, url: str, resource_type: str, request_headers: dict[str, str],
-                           start_wall: float, duration: float | None, status: int | None, status_text: str,
-                           response_headers: dict[str, str], failure: str | None,
-                           response: Response | None) -> RequestRecord:
-        """File a request of one of the tab's workers, as Playwright reported it (values redacted)."""
-        rid = f"worker:{self._next_index}"
-        rec = self._new_record(rid, None, method=method, url=url, resource_type=resource_type.lower(),
-                               start=start_wall, wall_time=start_wall, request_headers=request_headers)
-        rec.worker = True
-        rec.status, rec.status_text = status, status_text
-        rec.response_headers = response_headers
-        rec.mime = content_type(response_headers).split(";", 1)[0].strip()
-        rec.failure = failure
-        rec.end = start_wall + duration if duration is not None else start_wall
-        if response is not None:
-            self._pw_responses[rid] = response
-        self._touch(rec)
-        self._count_failed(rec)
-        return rec
+    def section_of_request(self, request_id: str) -> Section | None:
+        """The section of the held request with this CDP id, if any."""
+        rec = self._by_id.get(request_id)
+        return self._sections.get(rec.section) if rec is not None else None
 
     # -- events ---------------------------------------------------------------------------------
 
@@ -230,7 +211,7 @@ class NetworkCapture:
         rid = p.get("requestId", "")
         url = self._redactor.url(req.get("url", "") + (req.get("urlFragment") or ""))
         rtype = str(p.get("type") or "Other").lower()
-        main_document = (rtype == "document" and rid == p.get("loaderId")
+        main_document = (rtype == "document" and rid == p.get("loaderId") and self._from_worker is None
                          and p.get("frameId") == self._sections.main_frame)
         if main_document and not p.get("redirectResponse"):
             # Started when the browser sent the request (its clock, like the documents' timeOrigin).
@@ -436,8 +417,7 @@ class NetworkCapture:
 
     async def response_body(self, rec: RequestRecord, page_closed: bool = False) -> Body:
         """The response body of ``rec`` (see :func:`.bodies.response_body`)."""
-        return await response_body(rec, self._session_of(rec), self._pw_responses.get(rec.request_id),
-                                   self._redactor, page_closed=page_closed)
+        return await response_body(rec, self._session_of(rec), self._redactor, page_closed=page_closed)
 
     async def request_body(self, rec: RequestRecord, page_closed: bool = False) -> Body:
         """The (redacted) request body of ``rec`` (see :func:`.bodies.request_body`)."""

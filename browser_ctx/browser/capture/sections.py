@@ -31,6 +31,8 @@ class SectionLog:
         sections: sections by id, oldest first (at most :data:`MAX_SECTIONS`).
         main_frame: the CDP frame id of the tab's main frame (``None`` until the capture attached).
         loader: the CDP loader id of the current section's document, if known.
+        shown: the section of the document the tab shows (the current one once its document committed;
+            until then the one before it).
     """
 
     def __init__(self, redactor: Redactor, url: str) -> None:
@@ -41,21 +43,26 @@ class SectionLog:
         self._next = 1
         self.main_frame: str | None = None
         self.loader: str | None = None
-        self.new(url or "about:blank", None)
+        self.shown = Section(0, "about:blank", time.time())
+        self.shown = self.new(url or "about:blank", None)
 
     def new(self, url: str, loader: str | None, started: float | None = None) -> Section:
         """Start a section for a new document at ``url`` (redacted here) with CDP ``loader`` id;
         ``started``: seconds since the epoch (default now). A current section in which nothing
         happened (an ``about:blank`` before the first navigation) is replaced."""
+        dropped: Section | None = None
         if self.sections:
             current = self.current
             if not self._stats[current.id]["items"] and not current.routes:
                 self.sections.pop(current.id)
                 self._stats.pop(current.id, None)
+                dropped = current
         sid = self._next
         self._next += 1
         section = Section(sid, self._redactor.url(url), started or time.time(), loader=loader)
         self.sections[sid] = section
+        if dropped is not None and self.shown is dropped:
+            self.shown = section  # it replaced the empty section shown
         self._stats[sid] = {"consoleErrors": 0, "failedRequests": 0, "items": 0}
         self.loader = loader
         while len(self.sections) > MAX_SECTIONS:
