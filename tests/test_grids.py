@@ -1,13 +1,14 @@
 """ARIA grids laid out as tables, row ranges from aria-rowcount, and fold lines that name their one-call target
-(pure: :mod:`browser_ctx.core.grids` through :func:`browser_ctx.core.snapshot.render_snapshot`)."""
+(pure: :mod:`browser_ctx.core.snapshot.tables` through :func:`browser_ctx.core.snapshot.render_snapshot`)."""
 
 from __future__ import annotations
 
 from browser_ctx.core.delta import diff_renderings, render_delta
 from browser_ctx.core.dom import parse_html
-from browser_ctx.core.grids import fold_target, grid_rows, row_range
 from browser_ctx.core.markdown import render_markdown
 from browser_ctx.core.snapshot import UNFOLDED, render_snapshot
+from browser_ctx.core.snapshot.folding import fold_target
+from browser_ctx.core.snapshot.tables import grid_rows, row_range
 
 
 def snap(body: str, **kw) -> str:

@@ -2,12 +2,13 @@
 condensed renderings.
 
 Pure: takes two strings (condensed snapshots as :func:`browser_ctx.core.snapshot.render_snapshot`
-renders them, one element or text run per line, or any line-based rendering) and returns a short
-text. Lines are matched by **element identity** first: a line holding a ref (``[e12]``) is the same
-element before and after when the ref is the same, whatever its text, so among three identical
-``button "Delete"`` lines the one whose element went is the one reported; a line whose element stayed
-but whose text or state changed is reported as changed. Lines without refs are matched by their text
-(indentation ignored). A line re-rendered with identical content but a new ref is counted as
+renders them, one element or text run per line, or any line-based rendering), or the snapshot's own lines
+(:func:`browser_ctx.core.snapshot.render_lines`, whose refs are fields), and returns a short text. Lines
+are matched by **element identity** first: a line holding a ref (``[e12]``) is the same element before
+and after when the ref is the same, whatever its text, so among three identical ``button "Delete"`` lines
+the one whose element went is the one reported; a line whose element stayed but whose text or state
+changed is reported as changed. Lines without refs are matched by their text (indentation ignored). A
+line re-rendered with identical content but a new ref is counted as
 "re-rendered with new refs", not as appearing and disappearing.
 
 When a modal dialog or popup opens and the page behind it becomes hidden from assistive
@@ -35,11 +36,13 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from .tokens import count_tokens
 
-__all__ = ["Delta", "diff_renderings", "render_delta", "NO_CHANGE", "DEFAULT_MAX_TOKENS", "FOLD_AFTER",
+__all__ = ["Delta", "ShownLine", "diff_renderings", "render_delta", "NO_CHANGE", "DEFAULT_MAX_TOKENS", "FOLD_AFTER",
            "FOLD_SHOW", "REF_RE", "ROWS_MIN", "HIDDEN_PAGE_SHARE", "HIDDEN_PAGE_MIN_LINES", "WAS_CHARS"]
 
 #: What an action that changed nothing visible says.
@@ -102,6 +105,16 @@ class Delta:
     def empty(self) -> bool:
         """Whether nothing appeared, disappeared, changed or was re-rendered."""
         return not (self.appeared or self.disappeared or self.changed or self.rerendered or self.summary)
+
+
+class ShownLine(Protocol):
+    """A rendered line as the snapshot keeps it (:class:`browser_ctx.core.snapshot.Line`): its text and the
+    refs it shows."""
+
+    @property
+    def text(self) -> str: ...
+
+    refs: list[str]
 
 
 def _strip_refs(line: str) -> str:
@@ -222,12 +235,24 @@ def _rows_replaced(delta: Delta) -> None:
         delta.ops = [op for op in delta.ops if not (op[0] in "+-" and op[1] in drop and _shape(op[1]) == shape)]
 
 
-def diff_renderings(before: str, after: str) -> Delta:
+def _prepared(rendering: str | Sequence[ShownLine]) -> tuple[list[str], list[str]]:
+    """The lines of a rendering (indentation stripped) and their identities: the refs a line shows (read from
+    its text for a string rendering, taken from the line for snapshot lines), else its text without refs."""
+    if isinstance(rendering, str):
+        raw = _lines(rendering)
+        return raw, [_identity(x) for x in raw]
+    shown = [(line.text.strip(), line.refs) for line in rendering]
+    return ([text for text, _ in shown if text],
+            ["@" + ",".join(refs) if refs else "=" + _strip_refs(text) for text, refs in shown if text])
+
+
+def diff_renderings(before: str | Sequence[ShownLine], after: str | Sequence[ShownLine]) -> Delta:
     """Compare two line-based renderings, matching lines by element identity (ref) before text.
 
     Args:
-        before: the rendering before the action (or the earlier capture).
-        after: the rendering after it.
+        before: the rendering before the action (or the earlier capture): text, or the snapshot's lines
+            (:func:`browser_ctx.core.snapshot.render_lines`), whose refs are read from the lines themselves.
+        after: the rendering after it, in either form.
 
     Returns:
         A :class:`Delta`. Lines with refs are matched by ref (same ref, other text: changed);
@@ -236,9 +261,8 @@ def diff_renderings(before: str, after: str) -> Delta:
         becomes one summary line instead (see the module docstring), and so do rows of a list or table
         replaced by as many rows of the same shape (a virtualised list scrolled): the rows now visible.
     """
-    a_raw, b_raw = _lines(before), _lines(after)
-    a = [_identity(x) for x in a_raw]
-    b = [_identity(x) for x in b_raw]
+    a_raw, a = _prepared(before)
+    b_raw, b = _prepared(after)
     delta = Delta()
     matcher = difflib.SequenceMatcher(a=a, b=b, autojunk=False)
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():

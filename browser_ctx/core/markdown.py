@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from .dom import BLOCK_TAGS, Document, Node, as_document, collapse_ws, heading_level, table_rows
-from .grids import TABLE_ROLES, grid_rows, header_labels, is_header_cell, once_per_row, place, row_cells
+from .snapshot.tables import TABLE_ROLES, grid_rows, header_labels, is_header_cell, once_per_row, place, row_cells
 from .urls import shorten_url
 
 __all__ = ["render_markdown", "render_text", "LINK_URL_LIMIT"]
