@@ -72,6 +72,10 @@ class _Handler(SimpleHTTPRequestHandler):
         if not self._route():
             self.send_error(405)
 
+    def do_PUT(self) -> None:  # noqa: N802
+        if not self._route():
+            self.send_error(405)
+
     def end_headers(self) -> None:
         self.send_header("Cache-Control", "no-store")
         super().end_headers()

@@ -316,6 +316,23 @@ def test_select_requests_filters():
     assert "✗ net::ERR_FAILED CORS MissingAllowOriginHeader" in render_group([recs[4]])
 
 
+def test_a_request_answered_then_aborted_is_not_failed():
+    """A keepalive PUT answered 204 that Chromium then reports ``net::ERR_ABORTED`` (canceled): the status is
+    what happened. An abort with no answer, an error status and a body cut by the network stay failures."""
+    keepalive = _rec(1, "http://h/api/workspaces/default", status=204, method="PUT", failure="net::ERR_ABORTED",
+                     canceled=True)
+    unanswered = _rec(2, "http://h/api/slow", status=None, failure="net::ERR_ABORTED", canceled=True)
+    error = _rec(3, "http://h/api/missing", status=404, failure="net::ERR_ABORTED")
+    cut = _rec(4, "http://h/big.json", status=200, failure="net::ERR_CONTENT_LENGTH_MISMATCH")
+    recs = [keepalive, unanswered, error, cut]
+    assert [r.failed for r in recs] == [False, True, True, True]
+    assert [r.index for r in select_requests(recs, failed=True)[0]] == [2, 3, 4]
+    line = render_group([keepalive])
+    assert "PUT http://h/api/workspaces/default → 204 (canceled after the response)" in line and "✗" not in line
+    twice = fold_requests([keepalive, _rec(5, keepalive.url, status=204, method="PUT", failure="net::ERR_ABORTED",
+                                            canceled=True)])
+    assert [len(g) for g in twice] == [2] and "✗" not in render_group(twice[0])
+
 def test_render_redirects_sockets_and_long_urls():
     r = _rec(7, "http://h/r?n=0", chain=[("http://h/r?n=2", 302), ("http://h/r?n=1", 301)])
     assert render_group([r], base="http://h/") .startswith("#7 GET /r?n=2 →302 /r?n=1 →301 /r?n=0 → 200")

@@ -81,9 +81,10 @@ class Traffic:
             self.poll_counts[key] = self.poll_counts.get(key, 0) + 1
             if rec.status is not None and rec.status >= 400:
                 self.failed.append(f"{rec.method} {short_url(rec.url)} → {rec.status}")
-            elif rec.failure and not ("ERR_ABORTED" in rec.failure and rec.resource_type == "document"):
-                # (an aborted document: a navigation replaced by another one, or a download)
-                self.failed.append(f"{rec.method} {short_url(rec.url)} → {rec.failure}")
+            elif rec.failed and not ("ERR_ABORTED" in (rec.failure or "") and rec.resource_type == "document"):
+                # (answered then aborted, e.g. a keepalive PUT's 204, is not failed; neither is an aborted
+                # document: a navigation replaced by another one, or a download)
+                self.failed.append(f"{rec.method} {short_url(rec.url)} → {rec.failure or rec.blocked}")
             if self.poll_counts[key] >= POLL_REPEATS:
                 continue  # polling: neither waited for nor counted as activity
             activity += rec.seq + 1

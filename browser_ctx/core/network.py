@@ -163,8 +163,18 @@ class RequestRecord:
         return None if end is None or not self.start else max(0.0, (end - self.start) * 1000)
 
     @property
+    def aborted_after_response(self) -> bool:
+        """Answered with a status below 400, then reported aborted (``net::ERR_ABORTED`` or canceled): a
+        keepalive request, a body the page stopped reading, a navigation. The status is what happened."""
+        return (self.status is not None and self.status < 400 and not self.blocked and bool(self.failure)
+                and ("ERR_ABORTED" in (self.failure or "") or self.canceled))
+
+    @property
     def failed(self) -> bool:
-        """A network failure, a blocked request, or an HTTP status of 400 or more."""
+        """A network failure, a blocked request, or an HTTP status of 400 or more; a request answered below
+        400 and then aborted is not one (:attr:`aborted_after_response`)."""
+        if self.aborted_after_response:
+            return False
         return bool(self.failure or self.blocked) or (self.status or 0) >= 400
 
     @property
@@ -309,7 +319,8 @@ def endpoint_key(url: str) -> str:
 def _fold_key(r: RequestRecord) -> tuple:
     if r.resource_type in ("websocket", "eventsource", "document") or r.chain:
         return ("single", r.index)
-    outcome = r.failure or r.blocked or r.status or ("pending" if r.pending else "?")
+    outcome = (f"{r.status} canceled" if r.aborted_after_response
+               else r.failure or r.blocked or r.status or ("pending" if r.pending else "?"))
     if r.cut_by_navigation:
         outcome = f"cut {outcome}"
     return (r.section, r.method, r.resource_type, endpoint_key(r.url), outcome, r.from_service_worker, r.worker)
@@ -373,6 +384,8 @@ def _outcome(r: RequestRecord) -> str:
         # An error response whose body load the browser then cancelled (a 404 module chunk): the
         # status is what happened, not the cancel.
         return f"→ {r.status}" + (f" {r.status_text}" if r.status_text else "")
+    if r.aborted_after_response:
+        return f"→ {r.status} (canceled after the response)"
     if r.failure or r.blocked:
         bits = ["✗", r.failure or "blocked"]
         if r.canceled:
