@@ -465,7 +465,7 @@
   const intersect = (c, r) => (c ? [Math.max(c[0], r.left), Math.max(c[1], r.top), Math.min(c[2], r.right),
     Math.min(c[3], r.bottom)] : [r.left, r.top, r.right, r.bottom]);
   const outside = (r, c) => !!c && (r.right <= c[0] || r.left >= c[2] || r.bottom <= c[1] || r.top >= c[3]);
-  let ctx = { alpha: 1, bg: null, clip: null, absClip: null, cursor: 'auto' };
+  let ctx = { alpha: 1, bg: null, clip: null, absClip: null, cursor: 'auto', blend: null };
   /* the context for e's children, e being in the current context */
   const enter = (e, cs) => {
     let alpha = ctx.alpha;
@@ -485,8 +485,9 @@
           : [own ? own[0] : -Infinity, c[1], own ? own[2] : Infinity, c[3]];
     }
     const positioned = pos !== 'static' || (clip !== null && cs.transform !== 'none');
+    const blend = cs.mixBlendMode && cs.mixBlendMode !== 'normal' ? cs.mixBlendMode : ctx.blend;
     return { alpha, bg: bgOf(cs, ctx.bg), clip, absClip: pos === 'fixed' ? clip : (positioned ? clip : ctx.absClip),
-      cursor: cs.cursor };
+      cursor: cs.cursor, blend };
   };
 
   /* does text in this style (the context already entered) paint nothing a person can see: no opacity left,
@@ -503,7 +504,24 @@
     if (!fill) return false;
     if (fill[3] <= 0.05) return true;
     const bg = ctx.bg;
-    return !!bg && contrast(fill[3] >= 1 ? fill : over(fill, bg), bg) < 1.1;
+    if (!bg) return false;
+    const painted = fill[3] >= 1 ? fill : over(fill, bg);
+    /* a blend mode paints the text's colour mixed with what is behind it (black in screen mode on white: white) */
+    const shown = ctx.blend ? blended(painted, bg, ctx.blend) : painted;
+    return !!shown && contrast(shown, bg) < 1.1;
+  };
+  /* the colour a blend mode paints for source s over backdrop b ([r, g, b], 0-255); null for a mode not known */
+  const BLENDS = {
+    multiply: (a, b) => a * b, screen: (a, b) => a + b - a * b, darken: Math.min, lighten: Math.max,
+    difference: (a, b) => Math.abs(a - b), exclusion: (a, b) => a + b - 2 * a * b,
+    overlay: (a, b) => (b <= 0.5 ? 2 * a * b : 1 - 2 * (1 - a) * (1 - b)),
+    'hard-light': (a, b) => (a <= 0.5 ? 2 * a * b : 1 - 2 * (1 - a) * (1 - b)),
+    'color-dodge': (a, b) => (b === 0 ? 0 : (a >= 1 ? 1 : Math.min(1, b / (1 - a)))),
+    'color-burn': (a, b) => (b >= 1 ? 1 : (a <= 0 ? 0 : 1 - Math.min(1, (1 - b) / a))),
+  };
+  const blended = (src, back, mode) => {
+    const f = BLENDS[mode];
+    return f ? [0, 1, 2].map((i) => 255 * f(src[i] / 255, back[i] / 255)) : null;
   };
 
   /* is a text node (with more than white space) out of sight by geometry: under 1 px wide or 2.5 px high
@@ -528,6 +546,25 @@
     const el = doc.elementFromPoint(x, y);
     return !!el && el !== owner && !el.contains(owner) && !owner.contains(el) && opaqueBox(el);
   };
+  /* outside the viewport, where no hit test reaches: is the text under one of the opaque positioned boxes the walk
+     has met (at most 200), painted above it (a positioned box paints over text in flow; among positioned ones the
+     higher z-index, then the later one)? */
+  const covers = [];
+  const coveredByBox = (b, owner) => {
+    for (let i = 0; i < covers.length; i++) {
+      const [el, r, z] = covers[i];
+      if (r.left > b.left + 1 || r.right < b.right - 1 || r.top > b.top + 1 || r.bottom < b.bottom - 1) continue;
+      if (el.contains(owner) || owner.contains(el) || z < 0) continue;
+      let mine = null;   /* the outermost positioned ancestor of the text below what holds both */
+      for (let a = owner; a && a.nodeType === 1 && !a.contains(el); a = a.parentElement) {
+        if (style(a).position !== 'static') mine = a;
+      }
+      if (!mine) return true;
+      const mz = style(mine).zIndex === 'auto' ? 0 : (parseInt(style(mine).zIndex, 10) || 0);
+      if (z > mz || (z === mz && (mine.compareDocumentPosition(el) & 4))) return true;
+    }
+    return false;
+  };
   const textOutOfSight = (t) => {
     textRange.selectNodeContents(t);
     const b = textRange.getBoundingClientRect();
@@ -537,7 +574,7 @@
     const owner = t.parentNode;
     if (coverChecks >= COVER_CHECKS || !owner || owner.nodeType !== 1 || t.getRootNode() !== doc) return false;
     const vw = win.innerWidth; const vh = win.innerHeight;
-    if (b.bottom <= 0 || b.top >= vh || b.right <= 0 || b.left >= vw) return false;
+    if (b.bottom <= 0 || b.top >= vh || b.right <= 0 || b.left >= vw) return coveredByBox(b, owner);
     coverChecks += 1;
     const l = Math.max(b.left + 1, 0); const r = Math.min(b.right - 1, vw - 1);
     const tp = Math.max(b.top + 1, 0); const bt = Math.min(b.bottom - 1, vh - 1);
@@ -1016,6 +1053,10 @@
     }
     if (ariaHidden && behindPopup(e)) return;
     const block = isBlock(display);
+    if (covers.length < 200 && (cs.position === 'absolute' || cs.position === 'fixed') && opaqueBox(e)) {
+      const r = e.getBoundingClientRect();
+      if (r.width * r.height >= 100) covers.push([e, r, cs.zIndex === 'auto' ? 0 : (parseInt(cs.zIndex, 10) || 0)]);
+    }
 
     /* visibility: hidden: the element itself is invisible; only visible descendants are kept */
     if (vis === 'hidden' || vis === 'collapse') {
@@ -1068,11 +1109,11 @@
     if (editor) interactive = true;
     /* operable without ARIA (no role, or a presentational one; not inside another control): a ref, a name */
     let op = '';
-    let root = false;   /* listened to but too large for one control: its listener serves the icons inside */
+    let delegRoot = false;   /* listened to but too large for one control: its listener serves the icons inside */
     if (!interactive && ctlDepth === 0 && (!role0 || role0 === 'presentation' || role0 === 'none' ||
         role0 === 'generic') && e !== doc.body && e !== de) {
       op = O.why(e, tag, cs, ctx.cursor, opAttrs, listened, delegRoots > 0);
-      if (op === 'root') { op = ''; root = true; }
+      if (op === 'root') { op = ''; delegRoot = true; }
       if (op) interactive = true;
     }
     const A = {};
@@ -1175,7 +1216,7 @@
     }
     const native = interactive && !op;   /* a control of the page's own: nothing inside it is operable apart */
     if (native) ctlDepth += 1;
-    if (root) delegRoots += 1;
+    if (delegRoot) delegRoots += 1;
     if (tag === 'details' && !e.open) {
       for (let c = e.firstElementChild; c; c = c.nextElementSibling) {
         if (c.localName === 'summary') { walk(c, childMeasure); break; }
@@ -1184,7 +1225,7 @@
       walkChildren(e, cs, vis, childMeasure);
     }
     if (native) ctlDepth -= 1;
-    if (root) delegRoots -= 1;
+    if (delegRoot) delegRoots -= 1;
     if (block) trimTrailingSpace(cs);
     if (cur.length === 2 && PRUNABLE.has(outTag) && !role && !interactive && !named) {
       dropNode();        /* an empty wrapper shows nothing */
