@@ -4,8 +4,11 @@ session scrubber (:mod:`browser_ctx.core.redact`, :mod:`browser_ctx.core.multipa
 from __future__ import annotations
 
 import base64
+import hashlib
 import json
+import secrets
 import time
+import uuid
 
 import pytest
 
@@ -14,9 +17,11 @@ from browser_ctx.core.redact import (
     MARKER,
     MAX_REMEMBERED,
     Redactor,
+    is_secret_field,
     is_secret_header,
     is_secret_name,
     is_secret_param,
+    looks_like_secret,
     looks_random,
     placeholder,
     redact_body,
@@ -170,6 +175,102 @@ def test_looks_random():
     assert not looks_random("aaaaaaaaaaaaaaaa1")
 
 
+# -- a field named key ------------------------------------------------------------------------------------
+
+def test_key_alone_is_not_a_secret_name():
+    assert not is_secret_name("key") and not is_secret_header("key") and not is_secret_param("Key")
+    for name in ("apiKey", "api_key", "secret_key", "X-Goog-Api-Key", "privateKey", "accessKey", "key_secret"):
+        assert is_secret_name(name), name
+    assert is_secret_header("X-Goog-Api-Key") and is_secret_header("X-Api-Key")
+    state = {"sortState": {"direction": "ascending", "key": "name"}, "items": [{"key": "row-1", "label": "A"}]}
+    assert redact_json(state) == state
+    for text in ('{key: "Enter", mac: "Cmd-Enter"}', '{"key": "name"}', "press key=Escape", "?key=primary_key"):
+        assert redact_text(text) == text
+    # A URL parameter named key is redacted only when its value looks like a secret (an embed's API key).
+    assert redact_url("https://h/files?sort=asc&key=name") == "https://h/files?sort=asc&key=name"
+    assert redact_url("https://h/embed?key=bdknf2rinbhwvdksm6zbmhf3twrv4oih&src=x") == \
+        "https://h/embed?key=[redacted]&src=x"
+
+
+def test_key_under_an_auth_like_parent_is_secret():
+    assert is_secret_field("key", "authentication") and is_secret_field("key", "oauth")
+    assert is_secret_field("key", "signingConfig") and not is_secret_field("key", "sortState")
+    body = {"authentication": {"key": "Kq8xZ2mLp7Rt", "scheme": "hmac"}, "oauth": [{"key": "Wn4vB9cX1sDf"}],
+            "credentials": {"key": "Pz6yH3jN8uGe"}, "sortState": {"key": "name"}}
+    found: list[str] = []
+    out = redact_json(body, found)
+    assert out["authentication"] == {"key": "[redacted]", "scheme": "hmac"}
+    assert out["oauth"] == [{"key": "[redacted]"}] and out["credentials"] == "[redacted]"
+    assert out["sortState"] == {"key": "name"}
+    assert {"Kq8xZ2mLp7Rt", "Wn4vB9cX1sDf", "Pz6yH3jN8uGe"} <= set(found) and "name" not in found
+
+
+# -- what is remembered -----------------------------------------------------------------------------------
+
+JWT_LIKE = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U"
+
+
+@pytest.mark.parametrize("value", [
+    secrets.token_hex(24), secrets.token_urlsafe(16), secrets.token_urlsafe(32), str(uuid.uuid4()), JWT_LIKE,
+    "AKIAIOSFODNN7EXAMPLE", "AIzaSyD-9tSrke72PouQMnMX-a7eZSW0jkFMBWY", "2|67ac8a57|f85ffebfda60ef19205d9b942189ef74",
+    "ghp_a1B2c3D4e5F6g7H8i9J0kLmNoPqRsTuV", "Tr0ub4dor&3xQ", "s%3AKq8xZ2mLp7Rt.9fQ2xL7kZp",
+])
+def test_values_that_look_like_secrets(value):
+    assert looks_like_secret(value), value
+
+
+@pytest.mark.parametrize("value", [
+    "name", "ascending", "something", "Rename", "primary_key", "sortStateDirection", "SORT_DIRECTION_ASCENDING",
+    "componentDidMount", "Ctrl-Alt-ArrowDown", "notebook-panel-main", "correct-horse-battery-staple",
+    "application/json", "user_session_token_v2", "LEAKPAGEFRAGMENT", "Password must be 8 characters",
+    "true", "false", "undefined", "123456", "12345678901234567890", "0.16666666666666666", "2026-10-18T10:00:00.000Z",
+    "v1.22.3-beta.4", "1,234,567.89", "aaaaaaaaaaaaaaa1", "hunter2", "1700000000px",
+])
+def test_values_that_do_not_look_like_secrets(value):
+    assert not looks_like_secret(value), value
+
+
+def test_only_values_that_look_like_secrets_are_remembered():
+    """Redacted where found, whatever they are; scrubbed from other outputs only when they look like one."""
+    r = Redactor(True)
+    token = "Xk29fLq8ZpT3vB7n"
+    assert r.text("see RFC 6749: password=something&user=ann") == "see RFC 6749: password=[redacted]&user=ann"
+    body = r.body(json.dumps({"password": "hunter2", "session": "primary_key", "pin": 482913, "tokenId": "ascending",
+                              "auth": {"direction": "ascending", "enabled": True}, "api_key": token}),
+                  "application/json")
+    assert json.loads(body) == {"password": "[redacted]", "session": "[redacted]", "pin": "[redacted]",
+                                "tokenId": "[redacted]", "auth": "[redacted]", "api_key": "[redacted]"}
+    assert r.secrets_count == 1
+    later = f"Every time it's something different; hunter2, primary_key, 482913, ascending, True; key {token}."
+    assert r.scrub(later) == later.replace(token, "[redacted]")
+
+
+def test_remembered_values_are_scrubbed_as_whole_tokens():
+    r = Redactor(True)
+    token = "Xk29fLq8ZpT3vB7n"
+    r.header("X-Api-Key", token)
+    assert r.scrub(f"{token} /files/{token}.json?t={token}&x=1 ({token}) _{token}_") == \
+        "[redacted] /files/[redacted].json?t=[redacted]&x=1 ([redacted]) _[redacted]_"
+    for glued in (f"pre{token}", f"{token}9", f"é{token}"):  # a longer token that contains it is another value
+        assert r.scrub(glued) == glued
+    r.remember("-Zq8xL2mPv7Kd3")  # an edge that is not a letter or digit needs no boundary there
+    assert r.scrub("a-Zq8xL2mPv7Kd3") == "a[redacted]"
+
+
+def test_a_notebook_apps_sort_state_leaves_later_pages_whole():
+    """Issue 26: ``"key": "name"`` in a saved workspace and ``password=something`` in an RFC's prose were
+    remembered and scrubbed from every later output (``Re[redacted] Notebook…``)."""
+    r = Redactor(True)
+    workspace = json.dumps({"data": {"file-browser-filebrowser:sort": {"sortState": {"direction": "ascending",
+                                                                                    "key": "name"}}}})
+    assert r.body(workspace, "application/json") == workspace
+    r.scrub("GET /token?grant_type=password&password=something HTTP/1.1")
+    later = ('menuitem "Rename Notebook…" [e12]\ntextbox "File name" [e13]\nbutton "Rename and Save"\n'
+             "browser_snapshot target='role=region[name=\"main area content\"]'\n"
+             "Every time it's something different: the folder or file named \"Annis\"")
+    assert r.scrub(later) == later
+
+
 # -- JSON and GraphQL ---------------------------------------------------------------------------------
 
 def test_json_secret_keys_at_any_depth_and_in_arrays():
@@ -306,34 +407,36 @@ def test_named_server_sent_events():
 
 def test_scrub_redacts_by_shape_and_remembers_what_it_found():
     r = Redactor(True)
-    first = r.scrub('[log] {user: "ann", password: "SECRET_LOGGED"} and postgres://admin:SECRET_DBPW@db.internal')
+    first = r.scrub('[log] {user: "ann", password: "SECRET_LG_q7Xk29LmPz"} and '
+                    'postgres://admin:SECRET_DBPW_3vR8zQ1w@db.internal')
     assert "SECRET" not in first and first.count("[redacted]") == 2
-    assert r.scrub("page text: SECRET_LOGGED / SECRET_DBPW") == "page text: [redacted] / [redacted]"
+    assert r.scrub("page text: SECRET_LG_q7Xk29LmPz / SECRET_DBPW_3vR8zQ1w") == "page text: [redacted] / [redacted]"
 
 
 def test_scrub_of_remembered_values_uses_the_plain_marker():
     r = Redactor(True)
-    r.header("Authorization", "Bearer SECRET_C")
-    assert r.scrub("echo SECRET_C") == "echo [redacted]"
+    r.header("Authorization", "Bearer SECRET_C_8kQ2xZ7m")
+    assert r.scrub("echo SECRET_C_8kQ2xZ7m") == "echo [redacted]"
 
 
 def test_redactor_frame_and_event_remember():
     r = Redactor(True)
-    assert r.frame('42["auth",{"token":"SECRET_RF"}]') == '42["auth","[redacted]"]'
-    assert r.frame('42["hi",{"token":"SECRET_RG"}]') == '42["hi",{"token":"[redacted]"}]'
-    assert r.event("token", "SECRET_RE") == "[redacted]"
-    assert r.text("password=SECRET_RT") == "password=[redacted]"
-    assert r.scrub("SECRET_RF SECRET_RG SECRET_RE SECRET_RT") == "[redacted] [redacted] [redacted] [redacted]"
+    assert r.frame('42["auth",{"token":"SECRET_RF_4mZ8qK2x"}]') == '42["auth","[redacted]"]'
+    assert r.frame('42["hi",{"token":"SECRET_RG_9pW3nL6v"}]') == '42["hi",{"token":"[redacted]"}]'
+    assert r.event("token", "SECRET_RE_2hT7cY5b") == "[redacted]"
+    assert r.text("password=SECRET_RT_6jD1fS8k") == "password=[redacted]"
+    assert r.scrub("SECRET_RF_4mZ8qK2x SECRET_RG_9pW3nL6v SECRET_RE_2hT7cY5b SECRET_RT_6jD1fS8k") == \
+        "[redacted] [redacted] [redacted] [redacted]"
 
 
 def test_remembered_secrets_are_bounded_and_a_big_body_scrubs_fast():
     r = Redactor(True)
     for i in range(MAX_REMEMBERED):
-        r.remember(f"value-{i:06d}")
-    assert r.secrets_count <= MAX_REMEMBERED
-    r.remember("one-more-secret")
-    assert r.secrets_count <= MAX_REMEMBERED and r.scrub("one-more-secret") == "one-more-secret"
-    assert r.scrub("token=one-more-secret") == "token=[redacted]"  # still redacted where it is found
+        r.remember(f"Tk{i:06d}x{hashlib.sha1(str(i).encode()).hexdigest()[:12]}")
+    assert MAX_REMEMBERED - 4 <= r.secrets_count <= MAX_REMEMBERED
+    r.remember("OneMore-9fQ2xL7kZp")
+    assert r.secrets_count <= MAX_REMEMBERED and r.scrub("OneMore-9fQ2xL7kZp") == "OneMore-9fQ2xL7kZp"
+    assert r.scrub("token=OneMore-9fQ2xL7kZp") == "token=[redacted]"  # still redacted where it is found
     body = json.dumps({"items": [{"id": i, "name": f"item {i}", "tags": ["a", "b"], "description": "x" * 90}
                                  for i in range(15_000)]})
     started = time.perf_counter()

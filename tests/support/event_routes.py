@@ -10,7 +10,7 @@ Importing this module registers them in :data:`tests.support.site.ROUTES`:
 - ``/events/api/redirect?n=N``: a chain of N 302 redirects ending in JSON;
 - ``/events/api/stream``: an EventSource stream that never closes (a tick every 100 ms);
 - ``/events/ws``: a WebSocket echo server (minimal RFC 6455, stdlib only);
-- ``/events/secrets.html``: the secrets page, served with ``Set-Cookie: sid=SECRET_A``;
+- ``/events/secrets.html``: the secrets page, served with ``Set-Cookie: sid=SECRET_A_7wK2pX9d``;
 - ``/events/api/echo``: echoes its query, ``Authorization`` and ``X-Api-Key`` as JSON (any method;
   every path asked for is appended to :data:`ECHO_PATHS`);
 - ``/events/api/login``: POST, echoes the body it got;
@@ -213,7 +213,7 @@ def _ws_echo(h: BaseHTTPRequestHandler) -> None:
 
 def _secrets_page(h: BaseHTTPRequestHandler) -> None:
     body = (FIXTURES / "events" / "secrets.html").read_bytes()
-    _send(h, 200, body, "text/html; charset=utf-8", {"Set-Cookie": "sid=SECRET_A; Path=/"})
+    _send(h, 200, body, "text/html; charset=utf-8", {"Set-Cookie": "sid=SECRET_A_7wK2pX9d; Path=/"})
 
 
 def _echo(h: BaseHTTPRequestHandler) -> None:

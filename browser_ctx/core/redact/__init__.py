@@ -16,15 +16,18 @@ Three layers:
    and ``:`` when quoted (``"apiKey": "…"``, ``password: "…"`` in a console object or a GraphQL
    argument), or unquoted when it looks random (:func:`looks_random`), and the second item of a
    ``["auth", "…"]`` pair. The event capture applies it to console text as it arrives.
-3. **By value**, at output time: every value redacted by the layers above is remembered for the
-   session (:meth:`Redactor.remember`) and :meth:`Redactor.scrub` replaces it in *every* later output
-   of every tool (console text, response bodies, page text, script source, errors), so a secret seen
-   in two places leaks from neither. :meth:`Redactor.scrub` applies layer 2 too; the server pipeline
-   passes every result through it once.
+3. **By value**, at output time: every value redacted by the layers above that looks like a secret
+   (:func:`looks_like_secret`: at least :data:`MIN_SECRET_CHARS` characters, two of lower case, upper
+   case and digits, enough entropy, not mostly dictionary words, not a number or a date) is remembered
+   for the session (:meth:`Redactor.remember`) and :meth:`Redactor.scrub` replaces it, as a whole token,
+   in *every* later output of every tool (console text, response bodies, page text, script source,
+   errors), so a secret seen in two places leaks from neither. :meth:`Redactor.scrub` applies layer 2
+   too; the server pipeline passes every result through it once.
 
-A redacted value is shown as :data:`MARKER` (``[redacted]``), which says nothing of its length.
-Values shorter than :data:`MIN_SECRET_CHARS` characters are redacted where they are found but not
-remembered (scrubbing ``"1"`` or ``"yes"`` everywhere would wreck all output).
+A redacted value is shown as :data:`MARKER` (``[redacted]``), which says nothing of its length. A value
+that does not look like a secret (``"name"`` under ``"key"``, ``something`` in ``password=something``,
+``primary_key``, ``123456``) is redacted where it was found but not remembered: scrubbing it everywhere
+would wreck all output (``Re[redacted] Notebook``).
 
 The module functions are pure and never remember anything (each takes an optional ``found`` list to
 which it appends the secret values it redacted); the :class:`Redactor` methods of the same names
@@ -38,8 +41,8 @@ from .redactor import Redactor
 from .rules import (
     MARKER,
     MAX_REMEMBERED,
-    MIN_SECRET_CHARS,
     SECRET_HEADERS,
+    is_secret_field,
     is_secret_header,
     is_secret_name,
     is_secret_param,
@@ -52,15 +55,20 @@ from .rules import (
     redact_text,
     redact_url,
 )
+from .secretlike import MIN_SECRET_CHARS, entropy_bits, looks_like_secret, word_share
 
 __all__ = [
     "Redactor",
     "MARKER",
     "placeholder",
+    "is_secret_field",
     "is_secret_header",
     "is_secret_name",
     "is_secret_param",
     "looks_random",
+    "looks_like_secret",
+    "word_share",
+    "entropy_bits",
     "SECRET_HEADERS",
     "MIN_SECRET_CHARS",
     "MAX_REMEMBERED",

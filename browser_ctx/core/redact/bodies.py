@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from .. import multipart
-from .rules import MARKER, _note, is_secret_name, redact_form, redact_text
+from .rules import MARKER, _note, is_secret_field, is_secret_name, redact_form, redact_text
 
 # GraphQL: an argument or input field given a variable ("password: $pw").
 _GRAPHQL_VAR_ARG = re.compile(r"(?<![\w$])([A-Za-z_]\w{0,63})\s*:\s*\$([A-Za-z_]\w{0,63})")
@@ -49,7 +49,8 @@ def _hide(value: Any, found: list[str] | None) -> Any:
     return MARKER
 
 
-def _walk(value: Any, found: list[str] | None) -> Any:
+def _walk(value: Any, found: list[str] | None, parent: str = "") -> Any:
+    """``value`` redacted; ``parent`` is the name of the field holding it (an array passes its own on)."""
     if isinstance(value, dict):
         secret_vars: set[str] = set()
         query = value.get("query")
@@ -57,15 +58,16 @@ def _walk(value: Any, found: list[str] | None) -> Any:
             secret_vars = _graphql_secret_variables(query)
         out = {}
         for k, v in value.items():
-            if is_secret_name(str(k)):
+            if is_secret_field(str(k), parent):
                 out[k] = _hide(v, found)
             elif k == "variables" and secret_vars and isinstance(v, dict):
-                out[k] = {vk: _hide(vv, found) if vk in secret_vars else _walk(vv, found) for vk, vv in v.items()}
+                out[k] = {vk: _hide(vv, found) if vk in secret_vars else _walk(vv, found, vk)
+                          for vk, vv in v.items()}
             else:
-                out[k] = _walk(v, found)
+                out[k] = _walk(v, found, str(k))
         return out
     if isinstance(value, list):
-        return [_walk(v, found) for v in value]
+        return [_walk(v, found, parent) for v in value]
     if isinstance(value, str):
         return redact_text(value, found)
     return value
@@ -74,7 +76,8 @@ def _walk(value: Any, found: list[str] | None) -> Any:
 def redact_json(value: Any, found: list[str] | None = None) -> Any:
     """Return a copy of a parsed JSON value with its secrets redacted.
 
-    Secret-named fields at any depth (:func:`is_secret_name`; inside arrays too) become
+    Secret-named fields at any depth (:func:`is_secret_field`: ``key`` only under an auth-like parent; inside
+    arrays too) become
     :data:`MARKER` whatever their type; in a GraphQL request (an object with a ``query`` string and
     a ``variables`` object) the variables the query passes to secret-named arguments
     (``login(password: $pw)``) too; every other string goes through :func:`redact_text` (JWTs,

@@ -13,12 +13,26 @@ from .bodies import redact_body, redact_event, redact_frame, redact_json
 from .rules import (
     MARKER,
     MAX_REMEMBERED,
-    MIN_SECRET_CHARS,
     redact_header_value,
     redact_headers,
     redact_text,
     redact_url,
 )
+from .secretlike import looks_like_secret
+
+
+def _whole_tokens(secrets: Iterable[str]) -> re.Pattern[str]:
+    """One pattern matching any of ``secrets`` as a whole token: not right after or before a letter or digit
+    where the secret's own first or last character is one (``name`` is not found in ``Rename``). Longer ones
+    are tried first. Secrets that start with a letter or digit share one look-behind (cheap: it rules out every
+    position inside a word before any secret is tried); the others cannot match at the same positions."""
+    def alt(secret: str) -> str:
+        return re.escape(secret) + (r"(?![^\W_])" if secret[-1].isalnum() else "")
+    ordered = sorted(secrets, key=len, reverse=True)
+    word_start = [alt(s) for s in ordered if s[0].isalnum()]
+    other = [alt(s) for s in ordered if not s[0].isalnum()]
+    groups = ([r"(?<![^\W_])(?:" + "|".join(word_start) + ")"] if word_start else []) + other
+    return re.compile("|".join(groups))
 
 
 class Redactor:
@@ -40,16 +54,16 @@ class Redactor:
         return len(self._secrets)
 
     def remember(self, value: str) -> None:
-        """Scrub ``value`` from all later output (values under :data:`MIN_SECRET_CHARS` characters
-        are ignored, and nothing more once :data:`MAX_REMEMBERED` forms are held). Its URL-encoded and
-        JSON-escaped forms are remembered too."""
+        """Scrub ``value`` from all later output when it looks like a secret (:func:`looks_like_secret`: a
+        word, an identifier, a number or a short value is only redacted where it was found), until
+        :data:`MAX_REMEMBERED` forms are held. Its URL-encoded and JSON-escaped forms are remembered too."""
         if not self.enabled or not value:
             return
         value = value.strip()
-        if len(value) < MIN_SECRET_CHARS or value == MARKER:
+        if value == MARKER or not looks_like_secret(value):
             return
         forms = {value, quote(value, safe=""), quote_plus(value), json.dumps(value, ensure_ascii=False)[1:-1]}
-        new = {f for f in forms if len(f) >= MIN_SECRET_CHARS} - self._secrets
+        new = forms - self._secrets
         if new and len(self._secrets) + len(new) <= MAX_REMEMBERED:
             self._secrets |= new
             self._pattern = None
@@ -63,8 +77,8 @@ class Redactor:
         """Return ``text`` with secrets replaced by :data:`MARKER`: those recognised by shape or
         position (:func:`redact_text`, remembered from now on), then every remembered one.
 
-        Longer remembered secrets are replaced first, so a secret containing another is replaced
-        whole. Identity when redaction is off.
+        Remembered secrets are replaced as whole tokens (never inside a longer run of letters and digits),
+        longer ones first, so a secret containing another is replaced whole. Identity when redaction is off.
         """
         if not self.enabled or not text:
             return text
@@ -72,8 +86,7 @@ class Redactor:
         if not self._secrets:
             return text
         if self._pattern is None:
-            alts = sorted(self._secrets, key=len, reverse=True)
-            self._pattern = re.compile("|".join(re.escape(s) for s in alts))
+            self._pattern = _whole_tokens(self._secrets)
         return self._pattern.sub(MARKER, text)
 
     # -- redact by name or shape, and remember ---------------------------------------------

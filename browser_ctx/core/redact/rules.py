@@ -13,11 +13,11 @@ from collections.abc import Callable, Iterable
 from typing import Any
 from urllib.parse import quote, unquote, unquote_plus, urlsplit, urlunsplit
 
+from .secretlike import looks_like_secret
+
 #: What a redacted value is replaced with. It never reveals the value's length.
 MARKER = "[redacted]"
 
-#: Values shorter than this (characters) are redacted where found but not scrubbed by value.
-MIN_SECRET_CHARS = 4
 #: Most secret forms (a value and its encodings) a session remembers. Beyond it new values are still
 #: redacted where they are found, but not scrubbed from other outputs: a page that returns 100,000
 #: tokens would otherwise make every later scrub match against all of them.
@@ -35,9 +35,14 @@ _HEADER_NOT_SECRET = frozenset({"sec-websocket-key", "sec-websocket-accept"})
 _NAME_WORDS = ("password", "passwd", "passphrase", "token", "secret", "apikey", "session", "sessid", "credential",
                "privatekey", "signature", "accesskey", "subscriptionkey", "clientkey", "masterkey", "authkey",
                "licensekey", "signingkey", "encryptionkey", "bearer")
-#: Names redacted only when they are the whole name (normalised).
-_NAME_EXACT = frozenset({"pwd", "pass", "sid", "auth", "authorization", "cookie", "key", "sig", "jwt", "otp",
+#: Names redacted only when they are the whole name (normalised). ``key`` alone is not one (``"sortState":
+#: {"key": "name"}``, ``{key: "Enter"}``, React keys): only under a parent named like :data:`_KEY_PARENT_WORDS`.
+_NAME_EXACT = frozenset({"pwd", "pass", "sid", "auth", "authorization", "cookie", "sig", "jwt", "otp",
                          "pin", "cvv", "cvc"})
+#: A field named ``key`` is secret when its parent's name (normalised) contains one of these
+#: (``{"authentication": {"key": …}}``, ``{"oauth": {"key": …}}``, ``{"signing": {"key": …}}``).
+_KEY_PARENT_WORDS = ("auth", "cred", "secret", "security", "login", "signin", "signing", "encryption", "license",
+                     "apikey", "private")
 #: Names that contain a secret word but hold no secret: counts of (LLM) tokens and OAuth metadata.
 _NAME_NOT_SECRET = frozenset({"tokentype", "tokenendpoint", "tokenurl", "tokenuri", "tokencount", "tokenlimit",
                               "tokenbudget", "tokenizer", "tokenexpiry", "tokenexpiresat"})
@@ -74,7 +79,7 @@ _NAME_VALUE = re.compile(
     r"""(?:"(?P<dq>(?:[^"\\\n]|\\.){1,4096})"|'(?P<sq>(?:[^'\\\n]|\\.){1,4096})'|(?P<bare>[^\s"'&,;)\]}<>(\\=\[{]{1,4096}={0,2}))""")
 #: Secret names too generic for a bare ``name=value`` in free text (``key=Enter``): there the value
 #: must also look random (:func:`looks_random`).
-_GENERIC_NAMES = frozenset({"key", "pass", "pin", "sig", "sid", "auth"})
+_GENERIC_NAMES = frozenset({"pass", "pin", "sig", "sid", "auth"})
 _BARE_LITERALS = frozenset({"null", "undefined", "true", "false", "none", "nil", "this", "new", "function"})
 # A pair in an array, its first item a name: ["auth","…"] (a socket.io event), ["password","…"] (form entries).
 _NAMED_PAIR = re.compile(r"""\[\s*(["'])([A-Za-z_][\w-]{0,63})\1\s*,\s*(["'])((?:(?!\3)[^\\\n]|\\.){1,4096})\3""")
@@ -96,15 +101,26 @@ def is_secret_name(name: str) -> bool:
 
     Matches (case-insensitive, ignoring ``-``/``_``/``.``/spaces) names containing password, passwd,
     token, secret, api_key, session, credential, signature, access_key, subscription_key, … (so
-    ``access_token``, ``id_token``, ``client_secret``, ``sessionId``, ``apiKey``), and the exact names
-    pwd, pass, sid, auth, authorization, cookie, key, sig, jwt, otp, pin, cvv, cvc. Not secret: names
-    ending in ``tokens`` (``maxTokens``, ``sessionTokens``: counts) and OAuth metadata such as
-    ``token_type`` and ``token_endpoint``.
+    ``access_token``, ``id_token``, ``client_secret``, ``sessionId``, ``apiKey``, ``secret_key``,
+    ``X-Goog-Api-Key``), and the exact names pwd, pass, sid, auth, authorization, cookie, sig, jwt, otp, pin,
+    cvv, cvc. Not secret: ``key`` alone (see :func:`is_secret_field`), names ending in ``tokens``
+    (``maxTokens``, ``sessionTokens``: counts) and OAuth metadata such as ``token_type`` and ``token_endpoint``.
     """
     n = _norm(name)
     if not n or n in _NAME_NOT_SECRET or n.endswith("tokens"):
         return False
     return n in _NAME_EXACT or any(w in n for w in _NAME_WORDS)
+
+
+@functools.lru_cache(maxsize=4096)
+def is_secret_field(name: str, parent: str = "") -> bool:
+    """Whether a field ``name`` inside an object named ``parent`` holds a secret: :func:`is_secret_name`, or
+    ``key`` under a parent named like auth, credentials, secret, security, login, signing, encryption, license or
+    private (``{"auth": {"key": …}}`` is hidden whole anyway: ``auth`` is a secret name)."""
+    if is_secret_name(name):
+        return True
+    p = _norm(parent)
+    return _norm(name) == "key" and bool(p) and any(w in p for w in _KEY_PARENT_WORDS)
 
 
 @functools.lru_cache(maxsize=1024)
@@ -115,13 +131,19 @@ def is_secret_param(name: str) -> bool:
     return is_secret_name(name) or _norm(name) in _PARAM_EXACT
 
 
+def _is_secret_param_value(name: str, value: str) -> bool:
+    """Whether URL parameter ``name`` holding ``value`` is a secret: :func:`is_secret_param`, or ``key`` alone
+    with a value that looks like a secret (``?key=bdknf2ri…`` an embed's API key; ``?key=name`` a sort key)."""
+    return is_secret_param(name) or (_norm(name) == "key" and looks_like_secret(value))
+
+
 @functools.lru_cache(maxsize=1024)
 def is_secret_header(name: str) -> bool:
     """Whether header ``name`` holds a secret: :data:`SECRET_HEADERS`, or a name containing token,
     secret, session, auth, key, password, credential, signature or cookie (case-insensitive), except
-    the WebSocket handshake's ``Sec-WebSocket-Key``/``-Accept`` (a public nonce)."""
+    ``key`` alone and the WebSocket handshake's ``Sec-WebSocket-Key``/``-Accept`` (a public nonce)."""
     low = name.lower().strip()
-    if low in _HEADER_NOT_SECRET:
+    if low in _HEADER_NOT_SECRET or low == "key":
         return False
     return low in SECRET_HEADERS or any(w in low for w in _HEADER_WORDS)
 
@@ -191,12 +213,12 @@ def redact_headers(headers: dict[str, Any] | Iterable[tuple[str, Any]],
     return {str(k): redact_header_value(str(k), str(v), found) for k, v in items}
 
 
-def _redact_params(query: str, found: list[str] | None, is_secret: Callable[[str], bool]) -> str:
+def _redact_params(query: str, found: list[str] | None, is_secret: Callable[[str, str], bool]) -> str:
     out = []
     for piece in query.split("&"):
         if "=" in piece:
             k, v = piece.split("=", 1)
-            if v and v != MARKER and is_secret(unquote_plus(k)):
+            if v and v != MARKER and is_secret(unquote_plus(k), unquote_plus(v)):
                 _note(found, unquote_plus(v), v)
                 piece = f"{k}={MARKER}"
             elif v:
@@ -212,12 +234,13 @@ def redact_query(query: str, found: list[str] | None = None) -> str:
     """Redact secret-named parameters of a query string (without ``?``), keeping its layout.
 
     ``a=1&access_token=abc`` → ``a=1&access_token=[redacted]``. Parameters are secret by
-    :func:`is_secret_param` (``code`` included); other values lose secrets found by shape
+    :func:`is_secret_param` (``code`` included), and ``key`` when its value looks like a secret
+    (:func:`~browser_ctx.core.redact.secretlike.looks_like_secret`); other values lose secrets found by shape
     (:func:`redact_text`: a JWT, or JSON with a ``password`` field in a GraphQL ``variables=``).
     """
     if not query:
         return query
-    return _redact_params(query, found, is_secret_param)
+    return _redact_params(query, found, _is_secret_param_value)
 
 
 def _redact_fragment(fragment: str, found: list[str] | None) -> str:
@@ -227,8 +250,8 @@ def _redact_fragment(fragment: str, found: list[str] | None) -> str:
         return fragment
     route, sep, query = fragment.rpartition("?")
     if sep and "=" not in route:
-        return route + "?" + _redact_params(query, found, is_secret_param)
-    return _redact_params(fragment, found, is_secret_param)
+        return route + "?" + _redact_params(query, found, _is_secret_param_value)
+    return _redact_params(fragment, found, _is_secret_param_value)
 
 
 def _found(value: str, found: list[str] | None) -> str:
@@ -321,7 +344,7 @@ def _name_value(m: re.Match[str], found: list[str] | None) -> str | None:
             return None
         in_url = m.start() > 0 and m.string[m.start() - 1] in "?&#"  # a relative URL's query: "/cb?code=…"
         if m.group("op") == "=" and in_url:
-            if not is_secret_param(name):
+            if not _is_secret_param_value(name, value):
                 return None
         elif m.group("op") == "=" and _norm(name) not in _GENERIC_NAMES:
             if not is_secret_name(name):
@@ -409,7 +432,8 @@ def redact_text(text: str, found: list[str] | None = None) -> str:
     - ``name=value`` (``token=abc``, ``password=hunter2``, and after ``?``/``&``/``#`` any secret URL
       parameter: ``/cb?code=…`` in a relative link): any value but a literal (``null``, …) or
       script (``token = getToken()``, ``t.token=e.token``: see :func:`_looks_like_code`);
-      for the generic names key, pass, pin, sig, sid and auth (``key=Enter``) only a random-looking one;
+      for the generic names pass, pin, sig, sid and auth only a random-looking one; after ``key`` alone
+      (``key=Enter``) nothing, but in a URL's query a value that looks like a secret;
     - ``name: "value"``, ``"name": "value"``, ``name="value"`` (JSON, console object previews,
       GraphQL inline arguments ``login(password: "…")``): any quoted value;
     - ``name: value`` unquoted (``X-Goog-Api-Key: AIza…``): only a value that :func:`looks_random`;
