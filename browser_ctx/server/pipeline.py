@@ -10,8 +10,9 @@ one-line ``isError`` results, so every tool gets the same caps and metadata:
 - ``offset`` (characters) > 0 reads on from the capture kept for the same tool and
   arguments on the current tab, without re-rendering; if the page changed since, the
   result says so (``pageChanged: true``).
-- The structured content carries ``truncated``, ``fullLength`` (characters),
-  ``fullTokens`` and, when cut, ``nextOffset``; the text itself ends with a marker line.
+- The structured content of a cut result carries ``truncated``, ``fullLength`` (characters), ``fullTokens``
+  and ``nextOffset``, and the text ends with a marker line; a result shown whole leaves them out
+  (:func:`compact_meta`). Notes travel in a text block before the result only.
 """
 
 from __future__ import annotations
@@ -139,9 +140,7 @@ def _unchanged(fp: str, notes: list[str], why: str) -> types.CallToolResult:
     (``why`` ends the sentence); notes travel before it as in every result."""
     content = [types.TextContent(type="text", text=" ".join(f"[{n}]" for n in notes))] if notes else []
     content.append(types.TextContent(type="text", text=f"Unchanged since {fp} {why}"))
-    meta: dict[str, Any] = {"unchanged": True, "fingerprint": fp, "truncated": False}
-    if notes:
-        meta["notes"] = notes
+    meta: dict[str, Any] = {"unchanged": True, "fingerprint": fp}
     return types.CallToolResult(content=list(content), structured_content=meta)
 
 
@@ -166,6 +165,21 @@ def _changes_since(tool: str, since: str, fp: str, earlier: str, now: str, budge
                 f"target (a fold line names one).{refs}")
     body = render_delta(delta, max_tokens=max_tokens, whole=f"{tool} without since")
     return f"Changes since {since} (fingerprint now {fp}):\n{body}"
+
+
+#: Tools whose structured content carries ``sessionTokens`` (the ledger's total after the call).
+SESSION_TOKENS_TOOLS = frozenset({"browser_ctx_stats"})
+#: Fields a result that was not cut leaves out: they would only repeat what the text shows.
+_WHOLE_FIELDS = ("truncated", "fullLength", "fullTokens")
+
+
+def compact_meta(meta: dict[str, Any]) -> dict[str, Any] | None:
+    """The structured content a client receives: a result that was not cut carries no ``truncated``,
+    ``fullLength`` or ``fullTokens`` (they would repeat the text); ``None`` when nothing is left (the text says
+    it all). Every field costs the model tokens on every call."""
+    if not meta.get("truncated"):
+        meta = {k: v for k, v in meta.items() if k not in _WHOLE_FIELDS}
+    return meta or None
 
 
 #: Rounds of counting the structured content with its own ``sessionTokens`` figure until the figure
@@ -201,7 +215,9 @@ def _account(session: BrowserSession, tool: str, result: types.CallToolResult, i
     text_tokens = sum(count_tokens(c.text) for c in result.content if isinstance(c, types.TextContent))
     sc = result.structured_content
     meta_tokens = 0
-    if sc is not None:
+    if sc is not None and "sessionTokens" not in sc:
+        meta_tokens = _tokens_json(sc)
+    elif sc is not None:
         fixed = ledger.session_tokens + info.image_tokens + text_tokens
         guess = fixed + _tokens_json({**sc, "sessionTokens": fixed})
         for _ in range(SESSION_TOKENS_ROUNDS):
@@ -318,17 +334,17 @@ async def _call_tool(spec: ToolSpec, arguments: dict[str, Any] | None, session: 
                     tab.sent[sent_key] = fp
         blocks: list[types.TextContent] = []
         if notes:
-            extra["notes"] = notes
             note_text = " ".join(f"[{n}]" for n in notes)
             blocks.append(types.TextContent(type="text", text=note_text))
             budget = budget.reserve(count_tokens(note_text))
-        extra["sessionTokens"] = _SESSION_PLACEHOLDER  # the real figure is set by _account
+        if spec.name in SESSION_TOKENS_TOOLS:
+            extra["sessionTokens"] = _SESSION_PLACEHOLDER  # the real figure is set by _account
         capped = cap_capture(text, full_tokens, budget, offset, extra)
         blocks.append(types.TextContent(type="text", text=capped.text))
         content: list[Any] = list(blocks)
         content.extend(types.ImageContent(type="image", data=base64.b64encode(data).decode("ascii"), mime_type=mime)
                        for mime, data in images)
-        return types.CallToolResult(content=content, structured_content=capped.meta)
+        return types.CallToolResult(content=content, structured_content=compact_meta(capped.meta))
     except BrowserCtxError as exc:  # errors quote URLs and page text: scrubbed like any result
         return error_result(session.redactor.scrub(str(exc)))
     except Exception as exc:  # noqa: BLE001 - nothing may crash the server
