@@ -4,6 +4,9 @@ through the real pipeline and a real Chromium, counting the tab's walks."""
 
 from __future__ import annotations
 
+import asyncio
+import re
+
 import pytest
 
 from browser_ctx.browser.session import BrowserSession
@@ -54,3 +57,33 @@ async def test_a_click_on_an_unchanged_page_walks_it_once(site):
         record = await call("browser_click", {"target": "e1"})
         assert "- text: Count: 40" in record and "+ text: Count: 3" in record, record
         assert tab.walks - walks == 2
+
+
+async def test_records_leave_out_values_that_change_by_themselves_and_name_a_form_that_went(site):
+    settings = Settings(launch=LaunchSettings(offline_external=True))
+    tools = {t.name: t for t in all_tools()}
+
+    async def call(name: str, args: dict) -> str:
+        result = await call_tool(tools[name], args, session, settings)
+        assert not result.is_error, text_of(result)
+        return text_of(result)
+
+    async with BrowserSession(settings) as session:
+        await call("browser_navigate", {"url": f"{site}/walks/timer.html"})
+        snap = await call("browser_snapshot", {})
+        ref = re.search(r'button "Go" \[(e\d+)\]', snap).group(1)  # type: ignore[union-attr]
+        await asyncio.sleep(0.5)  # the countdown ticks between the agent's calls
+        first = await call("browser_click", {"target": ref})
+        assert "Clicked 1" in first and "changes by itself" not in first, first  # seen once: could be the page
+        await asyncio.sleep(0.5)
+        second = await call("browser_click", {"target": ref})
+        assert "Clicked 2" in second, second
+        assert "Time left" not in second.replace('("Time left', ""), second  # only the note names it
+        assert "1 value changes by itself" in second, second
+        await asyncio.sleep(0.5)
+        third = await call("browser_click", {"target": ref})
+        assert "Clicked 3" in third and "Time left" not in third, third  # said once per page
+        drop = re.search(r'button "Drop the order" \[(e\d+)\]', snap).group(1)  # type: ignore[union-attr]
+        gone = await call("browser_click", {"target": drop})
+        assert re.search(r'- form "Order".*gone with its \d+ lines', gone), gone
+        assert "Street" not in gone, gone  # the form's lines are not listed one by one

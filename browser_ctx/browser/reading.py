@@ -73,11 +73,13 @@ def remember(tab: Tab, bound: int, walk: PageWalk) -> None:
         tab.last_walk = (bound, walk)
 
 
-async def walk_for_record(tab: Tab, settings: Settings, *, reuse: bool) -> PageWalk:
+async def walk_for_record(tab: Tab, settings: Settings, *, reuse: bool) -> tuple[PageWalk, PageWalk | None]:
     """The walk an action's record compares: bounded as a default snapshot is (``collect_chars`` of the default
     ``maxTokens``), and kept as the tab's last. With ``reuse`` (the "before" of an action), the tab's last walk
     is returned instead when the page version has not changed since it (one small evaluate) and it covered as
     much (complete, or the same bound), on a page without child frames (their changes have no version here).
+    Returns the walk and, when the page changed since the tab's last walk of the same document without an
+    action of ours between (``reuse``), that last walk: what changed by itself in between.
 
     Raises:
         ActionTimeout: no answer within the read timeout.
@@ -88,10 +90,18 @@ async def walk_for_record(tab: Tab, settings: Settings, *, reuse: bool) -> PageW
     if reuse and last is not None and (last[1].complete or last[0] == bound) and len(tab.page.frames) == 1:
         version = await page_version(tab.page, worlds=tab.worlds)
         if version is not None and version == last[1].version:
-            return last[1]
+            return last[1], None
     walk = await walk_tab_page(tab, settings, bound)
     remember(tab, bound, walk)
-    return walk
+    stale = last[1] if reuse and last is not None and last[0] == bound else None
+    if stale is not None and _document(stale.version) != _document(walk.version):
+        stale = None  # another document: nothing changed by itself
+    return walk, stale
+
+
+def _document(version: str | None) -> str:
+    """The document part of a page version (its time origin)."""
+    return (version or "").split(":", 1)[0]
 
 
 #: Most matches of one target that a read renders; the rest are counted, not read.

@@ -110,6 +110,12 @@ class Tab:
     #: The last whole-page walk with Chromium's names (a snapshot or an action's record) and the bound it was
     #: walked with (characters): the next action's "before" when the page version has not changed since.
     last_walk: tuple[int, PageWalk] | None = None
+    #: Shapes of the lines that changed by themselves on the current document (a clock, a countdown: seen changing
+    #: between two walks with no action of ours between, in two such intervals), left out of its records; how
+    #: often each shape was seen so; and the document they are of.
+    drifting: set[str] = field(default_factory=set)
+    drift_seen: dict[str, int] = field(default_factory=dict)
+    drift_document: str = ""
     worlds: Worlds = field(init=False)
 
     def __post_init__(self) -> None:

@@ -42,7 +42,8 @@ from typing import Protocol
 
 from .tokens import count_tokens
 
-__all__ = ["Delta", "ShownLine", "diff_renderings", "render_delta", "NO_CHANGE", "DEFAULT_MAX_TOKENS", "FOLD_AFTER",
+__all__ = ["Delta", "ShownLine", "diff_renderings", "render_delta", "drifted", "drift_shape", "CONTAINER_LINES",
+           "DRIFT_MAX", "NO_CHANGE", "DEFAULT_MAX_TOKENS", "FOLD_AFTER",
            "FOLD_SHOW", "REF_RE", "ROWS_MIN", "HIDDEN_PAGE_SHARE", "HIDDEN_PAGE_MIN_LINES", "WAS_CHARS"]
 
 #: What an action that changed nothing visible says.
@@ -60,6 +61,10 @@ HIDDEN_PAGE_MIN_LINES = 5
 #: A run of at least this many lines of one shape replaced by as many of that shape is reported as the rows
 #: now visible (a virtualised list scrolled, a table paged).
 ROWS_MIN = 5
+#: A container that went or came with at least this many lines inside is one line of the delta.
+CONTAINER_LINES = 3
+#: More changed lines than this between two reads nobody acted between is the page moving on, not a ticking value.
+DRIFT_MAX = 5
 #: Characters of the earlier form quoted in a changed line's ``(was: …)``.
 WAS_CHARS = 120
 
@@ -68,6 +73,7 @@ WAS_CHARS = 120
 REF_RE = re.compile(r"\[(?:ref=)?(?:f\d+)?e\d+\]|\bref=(?:f\d+)?e\d+\b|(?<=\])\((?:f\d+)?e\d+\)")
 _REF_ID_RE = re.compile(r"(?:f\d+)?e\d+")
 _MASK_RE = re.compile(r'"[^"]*"|\d+')
+_DIGITS = re.compile(r"\d+")
 #: The first line of a popup that can hide the page behind it: its role and its name.
 _POPUP_RE = re.compile(r'^(dialog|alertdialog|listbox|menu)\b(?:\s+"([^"]*)")?')
 #: A heading line, for the name of a popup rendered without one (``heading 2 "Terms of service"``).
@@ -137,9 +143,34 @@ def _was(before: str) -> str:
     return text if len(text) <= WAS_CHARS else text[:WAS_CHARS - 1] + "…"
 
 
-def _block(delta: Delta, a_raw: list[str], b_raw: list[str]) -> None:
+def _whole(lines: list[str], depths: list[int], flags: list[bool], sign: str) -> list[tuple[str, str]]:
+    """The ops of the lines flagged in one block, a container whose every line is flagged (it went, or came, with
+    all it holds) as one line: ``form "New order" (gone with its 12 lines)``."""
+    ops: list[tuple[str, str]] = []
+    i = 0
+    while i < len(lines):
+        if not flags[i]:
+            i += 1
+            continue
+        j = i + 1
+        while j < len(lines) and depths[j] > depths[i]:
+            j += 1
+        inner = j - i - 1
+        if lines[i].endswith(":") and inner >= CONTAINER_LINES and all(flags[i:j]):
+            how = "gone with" if sign == "-" else "came with"
+            ops.append((sign, f"{lines[i][:-1]} ({how} its {inner} lines)"))
+            i = j
+            continue
+        ops.append((sign, lines[i]))
+        i += 1
+    return ops
+
+
+def _block(delta: Delta, a_raw: list[str], b_raw: list[str], a_depth: list[int] | None = None,
+           b_depth: list[int] | None = None) -> None:
     """Add one unmatched block (``a_raw`` before, ``b_raw`` after) to ``delta``: lines with equal text on both
-    sides are the same content (a ref-less line moved, or an element re-rendered with a new ref)."""
+    sides are the same content (a ref-less line moved, or an element re-rendered with a new ref). A container
+    that went or came whole is one op (:func:`_whole`); the lists keep every line."""
     a = [_strip_refs(x) for x in a_raw]
     b = [_strip_refs(x) for x in b_raw]
     gone = [True] * len(a)
@@ -152,14 +183,10 @@ def _block(delta: Delta, a_raw: list[str], b_raw: list[str]) -> None:
             gone[i] = new[j] = False
             if a_raw[i] != b_raw[j] and REF_RE.search(b_raw[j]):
                 delta.rerendered.append(b_raw[j])
-    for i, line in enumerate(a_raw):
-        if gone[i]:
-            delta.disappeared.append(line)
-            delta.ops.append(("-", line))
-    for j, line in enumerate(b_raw):
-        if new[j]:
-            delta.appeared.append(line)
-            delta.ops.append(("+", line))
+    delta.disappeared.extend(line for i, line in enumerate(a_raw) if gone[i])
+    delta.appeared.extend(line for j, line in enumerate(b_raw) if new[j])
+    delta.ops.extend(_whole(a_raw, a_depth or [0] * len(a_raw), gone, "-"))
+    delta.ops.extend(_whole(b_raw, b_depth or [0] * len(b_raw), new, "+"))
 
 
 def _popup(lines: list[str]) -> tuple[str, str] | None:
@@ -235,18 +262,45 @@ def _rows_replaced(delta: Delta) -> None:
         delta.ops = [op for op in delta.ops if not (op[0] in "+-" and op[1] in drop and _shape(op[1]) == shape)]
 
 
-def _prepared(rendering: str | Sequence[ShownLine]) -> tuple[list[str], list[str]]:
-    """The lines of a rendering (indentation stripped) and their identities: the refs a line shows (read from
-    its text for a string rendering, taken from the line for snapshot lines), else its text without refs."""
+def _prepared(rendering: str | Sequence[ShownLine]) -> tuple[list[str], list[str], list[int]]:
+    """The lines of a rendering (indentation stripped), their identities (the refs a line shows: read from its
+    text for a string rendering, taken from the line for snapshot lines; else its text without refs) and their
+    depths (nesting levels)."""
     if isinstance(rendering, str):
-        raw = _lines(rendering)
-        return raw, [_identity(x) for x in raw]
-    shown = [(line.text.strip(), line.refs) for line in rendering]
-    return ([text for text, _ in shown if text],
-            ["@" + ",".join(refs) if refs else "=" + _strip_refs(text) for text, refs in shown if text])
+        rows = [ln for ln in rendering.splitlines() if ln.strip()]
+        raw = [ln.strip() for ln in rows]
+        return raw, [_identity(x) for x in raw], [(len(ln) - len(ln.lstrip(" "))) // 2 for ln in rows]
+    shown = [(line.text.strip(), line.refs, getattr(line, "depth", 0)) for line in rendering]
+    shown = [row for row in shown if row[0]]
+    return ([text for text, _, _ in shown],
+            ["@" + ",".join(refs) if refs else "=" + _strip_refs(text) for text, refs, _ in shown],
+            [depth for _, _, depth in shown])
 
 
-def diff_renderings(before: str | Sequence[ShownLine], after: str | Sequence[ShownLine]) -> Delta:
+def drift_shape(line: str) -> str:
+    """The shape of a line that changes by itself (a clock, a countdown, "23s ago"): its text without refs, digits
+    masked (``text: Time left: # / #sec``), indentation and a ``~ … (was: …)`` form ignored."""
+    text = line.strip()
+    if " (was: " in text:
+        text = text[:text.index(" (was: ")]
+    return _DIGITS.sub("#", _strip_refs(text))
+
+
+def drifted(before: str | Sequence[ShownLine], after: str | Sequence[ShownLine]) -> list[str]:
+    """The shapes (:func:`drift_shape`) of the lines that changed between two renderings of a page nobody acted
+    on: each changed line, and each line that went whose shape came back. Empty when more than
+    :data:`DRIFT_MAX` lines changed (the page moved on; that is not a ticking value)."""
+    delta = diff_renderings(before, after)
+    shapes = [drift_shape(b) for _, b in delta.changed]
+    came = {drift_shape(x) for x in delta.appeared}
+    shapes += [s for s in (drift_shape(x) for x in delta.disappeared) if s in came]
+    if len(shapes) > DRIFT_MAX or len(delta.appeared) + len(delta.disappeared) > 2 * DRIFT_MAX:
+        return []
+    return list(dict.fromkeys(s for s in shapes if "#" in s))
+
+
+def diff_renderings(before: str | Sequence[ShownLine], after: str | Sequence[ShownLine], *,
+                    drifting: frozenset[str] | set[str] = frozenset()) -> Delta:
     """Compare two line-based renderings, matching lines by element identity (ref) before text.
 
     Args:
@@ -260,9 +314,11 @@ def diff_renderings(before: str | Sequence[ShownLine], after: str | Sequence[Sho
         re-rendered. A popup (dialog, listbox, menu) that appears while most of the page disappears
         becomes one summary line instead (see the module docstring), and so do rows of a list or table
         replaced by as many rows of the same shape (a virtualised list scrolled): the rows now visible.
+        A container that went or came with all its lines is one line. Changes of the lines whose shape is in
+        ``drifting`` (values that change by themselves, :func:`drifted`) are left out.
     """
-    a_raw, a = _prepared(before)
-    b_raw, b = _prepared(after)
+    a_raw, a, a_depth = _prepared(before)
+    b_raw, b, b_depth = _prepared(after)
     delta = Delta()
     matcher = difflib.SequenceMatcher(a=a, b=b, autojunk=False)
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
@@ -272,7 +328,12 @@ def diff_renderings(before: str | Sequence[ShownLine], after: str | Sequence[Sho
                     delta.changed.append((a_raw[i], b_raw[j]))
                     delta.ops.append(("~", f"{b_raw[j]} (was: {_was(a_raw[i])})"))
             continue
-        _block(delta, a_raw[i1:i2], b_raw[j1:j2])
+        _block(delta, a_raw[i1:i2], b_raw[j1:j2], a_depth[i1:i2], b_depth[j1:j2])
+    if drifting:
+        delta.ops = [op for op in delta.ops if drift_shape(op[1]) not in drifting]
+        delta.changed = [(x, y) for x, y in delta.changed if drift_shape(y) not in drifting]
+        delta.appeared = [x for x in delta.appeared if drift_shape(x) not in drifting]
+        delta.disappeared = [x for x in delta.disappeared if drift_shape(x) not in drifting]
     _hidden_page(delta, len(a_raw), len(b_raw))
     _rows_replaced(delta)
     return delta
