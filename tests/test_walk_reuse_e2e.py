@@ -87,3 +87,34 @@ async def test_records_leave_out_values_that_change_by_themselves_and_name_a_for
         gone = await call("browser_click", {"target": drop})
         assert re.search(r'- form "Order".*gone with its \d+ lines', gone), gone
         assert "Street" not in gone, gone  # the form's lines are not listed one by one
+
+
+async def test_typing_says_what_it_replaced_and_can_append_or_insert(site):
+    settings = Settings(launch=LaunchSettings(offline_external=True))
+    tools = {t.name: t for t in all_tools()}
+
+    async def call(name: str, args: dict) -> str:
+        result = await call_tool(tools[name], args, session, settings)
+        assert not result.is_error, text_of(result)
+        return text_of(result)
+
+    async with BrowserSession(settings) as session:
+        await call("browser_navigate", {"url": f"{site}/walks/typing.html"})
+        snap = await call("browser_snapshot", {})
+        notes = re.search(r'textbox "Notes" \[(e\d+)\]', snap).group(1)  # type: ignore[union-attr]
+        editor = re.search(r'textbox "Editor" \[(e\d+)\]', snap).group(1)  # type: ignore[union-attr]
+        assert "from t" in snap, snap
+        replaced = await call("browser_type", {"target": notes, "text": "second"})
+        assert "Replaced 10 characters" in replaced, replaced
+        await call("browser_type", {"target": notes, "text": " and more", "mode": "append"})
+        tab = await session.current_tab()
+        assert await tab.page.input_value("#notes") == "second and more"
+        await call("browser_type", {"target": editor, "text": "\nwhere id = 1", "mode": "append"})
+        shown = await tab.page.inner_text("#editor")
+        assert shown.startswith("select *") and shown.rstrip().endswith("where id = 1"), shown
+        again = await call("browser_type", {"target": editor, "text": "select 1"})
+        assert "Replaced" in again, again
+        assert (await tab.page.inner_text("#editor")).strip() == "select 1"
+        bad = await call_tool(tools["browser_type"], {"target": notes, "text": "x", "mode": "sideways"}, session,
+                              settings)
+        assert bad.is_error and "mode" in text_of(bad), text_of(bad)

@@ -34,13 +34,41 @@ def _date_value(state: WidgetState, value: str) -> str:
     return input_value(state.type, value) if state.kind == "date" else value
 
 
-async def type_into(locator: Locator, text: str, *, label: str, slowly: bool, timeout_ms: float) -> str | None:
+#: How ``browser_type`` puts its text in: in place of what the field holds, after it, or at the caret.
+TYPE_MODES = ("replace", "append", "insert")
+
+
+async def _keys_in(locator: Locator, text: str, mode: str, slowly: bool, timeout_ms: float, *, multiline: bool,
+                   focus_only: bool = False) -> None:
+    """Put ``text`` in by the keyboard: for ``replace`` everything is selected first, for ``append`` the caret
+    goes to the end, for ``insert`` it stays where it is (the element is only focused if it is not already)."""
+    page = locator.page
+    if mode == "insert" or focus_only:
+        if not await locator.evaluate("e => e.contains(document.activeElement)"):
+            await locator.focus(timeout=timeout_ms)
+    else:
+        await locator.click(timeout=timeout_ms)
+    if mode == "replace":
+        await page.keyboard.press("ControlOrMeta+A")
+    elif mode == "append":
+        await page.keyboard.press("ControlOrMeta+End" if multiline else "End")
+    if slowly:
+        await page.keyboard.type(text)
+    else:
+        await page.keyboard.insert_text(text)
+
+
+async def type_into(locator: Locator, text: str, *, label: str, slowly: bool, timeout_ms: float,
+                    mode: str = "replace") -> str | None:
     """Type ``text`` into ``locator``'s element; return a note for the record, or ``None``.
 
     Text inputs, textareas and contenteditable elements are filled (``slowly``: key by key); a native
     date/time input gets the ISO form of ``text`` (never erased by a value it refuses); a select-like
     widget gets the option named ``text`` chosen; any other element (a code editor whose keys go to a
-    hidden textarea) is clicked and typed into with the keyboard, and the note says so.
+    hidden textarea) is clicked, its text selected and typed over with the keyboard, and the note says so.
+    ``mode`` (:data:`TYPE_MODES`): ``replace`` (default; the note says how many characters it replaced),
+    ``append`` (after the text it holds) or ``insert`` (at the caret) for text fields, contenteditables and
+    code editors.
 
     Raises:
         SelectorError: the field is readonly or disabled (named), or a widget has no such option.
@@ -56,15 +84,24 @@ async def type_into(locator: Locator, text: str, *, label: str, slowly: bool, ti
         iso = _date_value(state, text)
         await locator.fill(iso, timeout=timeout_ms)
         return None if iso == text else f"Entered as {iso} (the {state.type} input's ISO form)."
+    if mode not in TYPE_MODES:
+        raise InvalidArgument(f"mode must be one of {', '.join(TYPE_MODES)} (got {mode!r}).")
+    held = state.text if state.kind in ("text", "combobox") else (state.value if state.kind == "editable" else "")
+    replaced = f"Replaced {len(held):,} characters." if held and mode == "replace" else None
+    multiline = state.tag == "textarea" or state.kind == "editable"
     if state.kind in ("text", "editable", "combobox"):
-        if slowly:
+        if mode != "replace":
+            await _keys_in(locator, text, mode, slowly, timeout_ms, multiline=multiline)
+        elif slowly:
+            await locator.fill("", timeout=timeout_ms)
             await locator.press_sequentially(text, timeout=timeout_ms)
         else:
             await locator.fill(text, timeout=timeout_ms)
-        return None
-    await locator.click(timeout=timeout_ms)
-    await locator.page.keyboard.type(text)
-    return "Not a form field: clicked it and typed with the keyboard."
+        return replaced
+    await _keys_in(locator, text, mode, slowly, timeout_ms, multiline=True)
+    how = {"replace": "its text selected and typed over", "append": "typed after its text",
+           "insert": "typed at its caret"}[mode]
+    return f"Not a form field (a code editor?): clicked it, {how} with the keyboard."
 
 
 async def fill_field(locator: Locator, kind: str, value: str, *, label: str, timeout_ms: float) -> str | None:

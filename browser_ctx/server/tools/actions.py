@@ -119,7 +119,8 @@ async def type_text(call: ToolCall) -> Rendered:
 
     async def run() -> str | None:
         try:
-            note = await type_into(locator, text, label=label, slowly=bool(a.get("slowly")), timeout_ms=timeout)
+            note = await type_into(locator, text, label=label, slowly=bool(a.get("slowly")), timeout_ms=timeout,
+                                   mode=a.get("mode") or "replace")
             if a.get("submit"):
                 if note and note.endswith("with the keyboard."):
                     await locator.page.keyboard.press("Enter")
@@ -469,8 +470,10 @@ TOOLS = [
           {**TE, "doubleClick": BOOL, "button": {"enum": ["left", "right", "middle"]},
            "modifiers": {"type": "array"}},
           click, ("target",)),
-    _spec("browser_type", "Type text into target; submit presses Enter.",
-          {**TE, "text": STR, "submit": BOOL, "slowly": BOOL}, type_text, ("target", "text")),
+    _spec("browser_type", "Type text into target (replacing its text, or appended, or at the caret); submit "
+          "presses Enter.",
+          {**TE, "text": STR, "submit": BOOL, "slowly": BOOL, "mode": {"enum": ["replace", "append", "insert"]}},
+          type_text, ("target", "text")),
     _spec("browser_fill_form", "Fill fields; stops at the first failure (checkbox: true/false).",
           {"fields": {"type": "array", "items": {
               "type": "object",
