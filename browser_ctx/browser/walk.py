@@ -25,8 +25,9 @@ from typing import TYPE_CHECKING
 from playwright.async_api import Error as PlaywrightError
 
 from .._errors import ActionTimeout, PageError, translate
-from ..core.tree import Document, Node, Walked, document_of, from_wire, splice
+from ..core.tree import Document, Node, Walked, document_of, from_wire, name_by_hints, splice
 from . import closed_shadow, semantics
+from .listeners import mark_listened
 from .refs import FrameIds
 from .scripts import bundle
 from .worlds import Worlds
@@ -145,6 +146,26 @@ async def _mark_child(child: Frame, frame_ids: FrameIds, worlds: Worlds | None) 
     frame_ids.mark(child)
 
 
+async def _listeners(frame: Frame, sessions: semantics.FrameSessions, worlds: Worlds) -> None:
+    """Hand the frame's listened-to elements to the walk (:mod:`.listeners`); a frame that cannot be reached
+    is walked without them.
+
+    Raises:
+        PageError: the page or browser closed.
+    """
+    try:
+        world = await worlds.context_of(frame)
+        if world is None or (not world[0] and frame.parent_frame is not None):
+            return  # an in-process child frame: its main world is not the session's default context
+        cdp = await sessions.for_frame(frame if world[0] else None)
+        if cdp is not None:
+            await mark_listened(cdp, world[1])
+    except PageError:
+        raise
+    except PlaywrightError:  # navigating or detached: the walk that follows says what it can
+        return
+
+
 async def _semantics(walked: Walked, frame: Frame, token: str, sessions: semantics.FrameSessions,
                      worlds: Worlds | None) -> None:
     """Put Chromium's names, states and values on the nodes one frame's walk marked; when they cannot be
@@ -227,6 +248,8 @@ async def _walk(frame: Frame, frame_ids: FrameIds, root: ElementHandle | None, b
     # withCounter: also the frame's ref counter, so refs keep growing across the documents of a frame
     # (a ref from an earlier page then matches nothing instead of a new page's element).
     opts = {**opts, "withCounter": True, "withFacts": facts is not None}
+    if sessions is not None and worlds is not None and not walker_names and root is None:
+        await _listeners(frame, sessions, worlds)
     if worlds is not None:
         got = await worlds.evaluate(frame, bundle("walk"), opts, root=root)
     else:
@@ -244,6 +267,8 @@ async def _walk(frame: Frame, frame_ids: FrameIds, root: ElementHandle | None, b
         return None, wires
     if sessions is not None and not walker_names and walked.semantic:
         await _semantics(walked, frame, token, sessions, worlds)
+    if walked.hinted:
+        name_by_hints(walked.hinted)
     if walked.shadows:
         if sessions is not None:
             wires.extend(await _closed_roots(walked, frame, frame_ids, token, sessions, worlds, opts))

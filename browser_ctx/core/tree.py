@@ -27,6 +27,7 @@ __all__ = [
     "Walked",
     "from_wire",
     "document_of",
+    "name_by_hints",
     "splice",
     "BLOCK_TAGS",
     "VOID_TAGS",
@@ -284,12 +285,15 @@ class Walked:
             attribute is taken off), ``index`` being its place in the walk's kept list.
         shadows: ``(index, marker)`` for each ``bc-shadow`` marker (``data-host`` = index in the walk's hosts).
         frames: the ``bc-frame`` placeholders, in document order.
+        hinted: controls the walker could name only by a hint (``data-hint``: class or id words, an icon's name),
+            for :func:`name_by_hints` once Chromium's names are in.
     """
 
     root: Node | None
     semantic: list[tuple[int, Node]] = field(default_factory=list)
     shadows: list[tuple[int, Node]] = field(default_factory=list)
     frames: list[Node] = field(default_factory=list)
+    hinted: list[Node] = field(default_factory=list)
 
 
 def _clean_text(text: str, invisible: bool) -> str:
@@ -312,7 +316,7 @@ def from_wire(wire: str) -> Walked:
     if not isinstance(data, list) or not data or not isinstance(data[0], str):
         raise ValueError("not a walked tree")
     invisible = INVISIBLE_CHARS.search(wire) is not None
-    semantic, shadows, frames = walked.semantic, walked.shadows, walked.frames
+    semantic, shadows, frames, hinted = walked.semantic, walked.shadows, walked.frames, walked.hinted
 
     def element(item: list, parent: Node | None) -> Node:
         tag = item[0]
@@ -325,6 +329,8 @@ def from_wire(wire: str) -> Walked:
         ax = attrs.pop("data-ax", None)
         if ax is not None:
             semantic.append((int(ax), node))
+        if "data-hint" in attrs:
+            hinted.append(node)
         if tag == "bc-shadow":
             shadows.append((int(attrs.get("data-host") or 0), node))
         elif tag == "bc-frame":
@@ -359,6 +365,19 @@ def from_wire(wire: str) -> Walked:
         stack.append((child, 2, kid))
     walked.root = root
     return walked
+
+
+def name_by_hints(nodes: list[Node]) -> None:
+    """Name the controls nothing else names by the walker's hint: ``data-hint`` becomes ``data-name``, with
+    ``data-name-from`` saying where it came from (``class``, ``id``, ``icon``). A control that has a name
+    (Chromium's or the walker's) just loses the hint."""
+    for node in nodes:
+        attrs = node.attrs
+        hint = attrs.pop("data-hint", "")
+        source = attrs.pop("data-hint-from", "")
+        if hint and not attrs.get("data-name"):
+            attrs["data-name"] = hint
+            attrs["data-name-from"] = source or "class"
 
 
 def document_of(root: Node | None) -> Document:

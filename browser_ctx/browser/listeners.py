@@ -1,0 +1,91 @@
+"""Which elements a page listens to for clicks (stage 1 of the reading pipeline, before the walk).
+
+A control built without ARIA (an icon ``<span>``, a word with a click handler, a tree item) often has nothing
+but a listener to say it is one. CDP knows the page's listeners: ``DOMDebugger.getEventListeners`` of the
+document (its whole subtree, one call) gives each listener's type and node. It lists the listeners of the
+world the document object comes from, so the document is taken from the main world, where the page's scripts
+run (the default context of ``cdp``'s target: a page's main frame, or an out-of-process iframe). The nodes with
+click, mouse, pointer or touch listeners are handed to the walker's world (``DOM.resolveNode`` each, at most
+:data:`MAX_NODES`; ``js/listened.js`` keeps them in the registry), where the walk reads them
+(``js/operable.js``). Nothing is patched in the page.
+
+Skipped (the walk then has no listeners to go by): documents over :data:`MAX_ELEMENTS` elements, frames that
+share their parent's process (their main world has no context id here), and a frame that cannot be reached.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from playwright.async_api import CDPSession
+from playwright.async_api import Error as PlaywrightError
+
+from .closed_shadow import target_closed
+from .scripts import bundle
+from .semantics import OBJECT_GROUP
+
+__all__ = ["CLICK_EVENTS", "MAX_NODES", "MAX_ELEMENTS", "mark_listened"]
+
+#: Listener types that make an element operable.
+CLICK_EVENTS = frozenset("click dblclick mousedown mouseup pointerdown pointerup touchstart touchend".split())
+#: Most listened-to elements handed to the walk (the first in the order CDP lists them).
+MAX_NODES = 300
+#: Documents with more elements than this are not asked (the listing walks the whole document).
+MAX_ELEMENTS = 50_000
+
+_DOCUMENT = f"document.getElementsByTagName('*').length <= {MAX_ELEMENTS} ? document : null"
+
+
+async def mark_listened(cdp: CDPSession, context_id: int) -> int:
+    """Find the elements of the document of ``cdp``'s target's main frame that have click, mouse, pointer or
+    touch listeners and keep them in the registry of ``context_id`` (that frame's isolated world) for the next
+    walk. Returns how many were kept (0 when the document is too large or cannot be asked).
+
+    Raises:
+        PlaywrightError: only when the target closed.
+    """
+    try:
+        doc = await cdp.send("Runtime.evaluate", {"expression": _DOCUMENT, "objectGroup": OBJECT_GROUP})
+        doc_id = (doc.get("result") or {}).get("objectId")
+        if not doc_id:
+            return 0
+        got = await cdp.send("DOMDebugger.getEventListeners", {"objectId": doc_id, "depth": -1, "pierce": False})
+        ids: list[int] = []
+        seen: set[int] = set()
+        for listener in got.get("listeners") or ():
+            node = listener.get("backendNodeId")
+            if node and listener.get("type") in CLICK_EVENTS and node not in seen:
+                seen.add(node)
+                ids.append(int(node))
+                if len(ids) >= MAX_NODES:
+                    break
+        if not ids:
+            await _keep(cdp, context_id, [])
+            return 0
+        resolved = await asyncio.gather(*(_resolve(cdp, node, context_id) for node in ids))
+        return await _keep(cdp, context_id, [r for r in resolved if r])
+    except PlaywrightError as exc:
+        if target_closed(exc):
+            raise
+        return 0  # the document went away meanwhile: the walk goes by the other signals
+
+
+async def _resolve(cdp: CDPSession, backend_node_id: int, context_id: int) -> str | None:
+    try:
+        got = await cdp.send("DOM.resolveNode", {"backendNodeId": backend_node_id, "executionContextId": context_id,
+                                                 "objectGroup": OBJECT_GROUP})
+    except PlaywrightError as exc:
+        if target_closed(exc):
+            raise
+        return None
+    return (got.get("object") or {}).get("objectId")
+
+
+async def _keep(cdp: CDPSession, context_id: int, object_ids: list[str]) -> int:
+    arguments: list[dict[str, Any]] = [{"objectId": oid} for oid in object_ids]
+    got = await cdp.send("Runtime.callFunctionOn", {"functionDeclaration": bundle("listened"),
+                                                    "executionContextId": context_id, "arguments": arguments,
+                                                    "returnByValue": True})
+    value = (got.get("result") or {}).get("value")
+    return int(value) if isinstance(value, (int, float)) else 0
