@@ -792,7 +792,8 @@
         if (!st) { if (r.cssRules) scan(r.cssRules); continue; }     /* @media, @supports, @layer */
         if (st.indexOf('before') < 0 && st.indexOf('after') < 0) continue;
         const c = r.style ? r.style.getPropertyValue('content') : '';
-        if (!c || !/["']|attr\(/.test(c)) continue;
+        if (!c || !/["']|attr\(|counter/.test(c)) continue;
+        if (c.indexOf('counter') >= 0) usesCounters = true;
         const parts = st.split(',');
         for (let j = 0; j < parts.length; j++) {
           if (/::?(?:before|after)\b/.test(parts[j])) selectors.push(parts[j].replace(PSEUDO_PART, '').trim() || '*');
@@ -811,7 +812,30 @@
     }
     return hosts;
   };
-  const PSEUDO_TOKEN = /"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'|attr\(\s*([\w-]+)\s*\)/g;
+  const PSEUDO_TOKEN = /"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'|attr\(\s*([\w-]+)\s*\)|counters?\(\s*([\w-]+)[^)]*\)/g;
+  /* CSS counters (content: "Step " counter(s) ": "), kept as the walk goes in document order when the page's
+     rules use them: counter-reset and counter-increment of each element (its ::before's too) change them, and
+     a reset lasts for the element's following siblings and their descendants (undone when the parent ends) */
+  let usesCounters = false;
+  const counters = new Map();
+  const resetLog = [];
+  const pairs = (v) => {
+    const out = [];
+    if (!v || v === 'none') return out;
+    const t = v.trim().split(/\s+/);
+    for (let i = 0; i < t.length; i++) {
+      const n = parseInt(t[i + 1], 10);
+      if (!Number.isNaN(n) && /^-?\d+$/.test(t[i + 1])) { out.push([t[i], n]); i += 1; } else out.push([t[i], null]);
+    }
+    return out;
+  };
+  const countersOf = (st) => {
+    for (const [name, n] of pairs(st.counterReset)) {
+      resetLog.push([name, counters.get(name)]);
+      counters.set(name, n === null ? 0 : n);
+    }
+    for (const [name, n] of pairs(st.counterIncrement)) counters.set(name, (counters.get(name) || 0) + (n === null ? 1 : n));
+  };
   const PRIVATE_USE = /[\uE000-\uF8FF]|[\uDB80-\uDBFF][\uDC00-\uDFFF]/g;
   const pseudoText = (e, which) => {
     const ps = win.getComputedStyle(e, which);
@@ -819,9 +843,11 @@
     if (!c || c === 'none' || c === 'normal' || ps.display === 'none' || ps.visibility !== 'visible' ||
         ps.opacity === '0' || ps.fontSize === '0px') return '';
     let s = '';
+    if (usesCounters) countersOf(ps);
     PSEUDO_TOKEN.lastIndex = 0;
     for (let m = PSEUDO_TOKEN.exec(c); m; m = PSEUDO_TOKEN.exec(c)) {
-      if (m[3]) s += e.getAttribute(m[3]) || '';
+      if (m[4]) s += String(counters.get(m[4]) || 0);
+      else if (m[3]) s += e.getAttribute(m[3]) || '';
       else s += (m[1] !== undefined ? m[1] : m[2]).replace(/\\([0-9a-fA-F]{1,6}) ?|\\(.)/g,
         (all, hex, ch) => (hex ? String.fromCodePoint(parseInt(hex, 16)) : ch));
     }
@@ -856,6 +882,9 @@
     let pre = -1;
     const saved = ctx;
     ctx = enter(e, cs);
+    if (pseudoHosts === null) pseudoHosts = findPseudoHosts();
+    if (usesCounters) countersOf(cs);
+    const resets = resetLog.length;   /* resets made by the children last until this element ends */
     let ink = -1;           /* does text here paint (1), or not (0)? read at the first text that needs it */
     let seen = -1;          /* is the first text here in sight (1) or not (0)? measured once per element */
     const covered = modal !== null && e !== modal && !modal.contains(e);   /* text beside an open modal */
@@ -883,6 +912,10 @@
       }
     }
     if (!covered && !stopped) emitPseudo(e, '::after', vis);
+    while (resetLog.length > resets) {
+      const [name, was] = resetLog.pop();
+      if (was === undefined) counters.delete(name); else counters.set(name, was);
+    }
     ctx = saved;
   };
 

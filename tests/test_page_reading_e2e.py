@@ -1,0 +1,21 @@
+"""Reads of pages written as others write them, through the stdio client: CSS counters in generated text."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.support.client import mcp_session, result_text
+
+pytestmark = [pytest.mark.anyio, pytest.mark.e2e]
+
+
+async def test_css_counters_in_generated_text_are_read(site):
+    async with mcp_session() as s:
+        await s.call_tool("browser_navigate", {"url": f"{site}/walks/counters.html"})
+        text = result_text(await s.call_tool("browser_text", {"format": "text"}))
+        for want in ("Step 1: Create an account", "Step 2: Confirm your email", "Step 3: Choose a plan",
+                     "Step 1: Compare the plans", "Step 2: Pick one", "Step 4: Pay"):
+            assert want in text, text  # a nested list counts on its own, then the outer one goes on
+        assert "Part 1. Sign up" in text or "Part I. Sign up" in text, text
+        snap = result_text(await s.call_tool("browser_snapshot", {}))
+        assert "Step 4: Pay" in snap, snap
