@@ -31,7 +31,7 @@ from ._errors import InvalidArgument
 from .settings import Settings
 
 __all__ = ["output_dir", "download_dir", "output_path", "upload_roots", "upload_path", "save",
-           "session_settings", "SESSIONS", "DOWNLOADS"]
+           "session_settings", "SESSIONS", "DOWNLOADS", "artifact_dir"]
 
 #: Sub-folder of the output dir that downloads are saved in.
 DOWNLOADS = "downloads"
@@ -77,6 +77,18 @@ def download_dir(settings: Settings) -> Path:
         OSError: the folder cannot be created.
     """
     path = (Path(settings.output_dir).expanduser() if settings.output_dir else _process_temp()) / DOWNLOADS
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def artifact_dir(settings: Settings, kind: str) -> Path:
+    """Return (and create) the folder for files a tool writes unasked (``kind``: ``traces``, ``heap``):
+    ``<Settings.output_dir>/<kind>``, or ``<system temp>/browser-ctx-<pid>/<kind>`` without an output dir.
+
+    Raises:
+        OSError: the folder cannot be created.
+    """
+    path = (Path(settings.output_dir).expanduser() if settings.output_dir else _process_temp()) / kind
     path.mkdir(parents=True, exist_ok=True)
     return path
 

@@ -110,6 +110,9 @@ class Tab:
     #: The last whole-page walk with Chromium's names (a snapshot or an action's record) and the bound it was
     #: walked with (characters): the next action's "before" when the page version has not changed since.
     last_walk: tuple[int, PageWalk] | None = None
+    #: State of the opt-in tool families, by family (``perf``: a recording and the last report; ``emulation``: what
+    #: is in force; ``memory``: the last heap summary), owned by their ``browser/`` modules.
+    family_state: dict[str, Any] = field(default_factory=dict)
     #: Shapes of the lines that changed by themselves on the current document (a clock, a countdown: seen changing
     #: between two walks with no action of ours between, in two such intervals), left out of its records; how
     #: often each shape was seen so; and the document they are of.

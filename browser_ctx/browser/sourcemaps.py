@@ -67,6 +67,14 @@ class SourceMaps:
         found: dict[str, LoadedMap | MapFailure | None] = dict(zip(fetch, loaded, strict=True))
         return map_entry(entry, lambda url: found.get(url))
 
+    async def maps_for(self, page: Page, urls: set[str]) -> dict[str, LoadedMap | MapFailure | None]:
+        """The maps of the scripts at ``urls`` (absolute or relative to the page) on the page's origin, fetched
+        once and cached like the console's; other origins' scripts are left out. Never raises."""
+        origin = _origin(page.url)
+        fetch = [url for url in urls if origin and _origin(urljoin(page.url, url)) == origin]
+        loaded = await asyncio.gather(*(self._load(page, urljoin(page.url, url)) for url in fetch))
+        return dict(zip(fetch, loaded, strict=True))
+
     async def _load(self, page: Page, url: str) -> LoadedMap | MapFailure | None:
         if url in self._maps:
             self._maps.move_to_end(url)

@@ -143,6 +143,7 @@ def render_card(
     notes: tuple[str, ...] = (),
     chain: tuple[Hop, ...] = (),
     dialogs: tuple[DialogInfo, ...] = (),
+    emulation: str = "",
 ) -> str:
     """Return the compact page card (plain text, one fact per line, a few hundred tokens at most).
 
@@ -158,6 +159,8 @@ def render_card(
             shown as one ``Redirects:`` line, each URL cut to :data:`HOP_URL_CHARS` characters.
         dialogs: dialogs opened while the pages loaded, one ``Dialog during load:`` line each with its
             type, message (cut to :data:`DIALOG_CHARS` characters) and how it was answered.
+        emulation: the emulation in force on the tab (``browser_emulate``: throttling, geolocation …), shown as
+            an ``Emulation:`` line so load figures are never read without it; ``""``: none.
 
     Example::
 
@@ -195,6 +198,8 @@ def render_card(
     errs = _plural(console_errors, "console error") if console_errors else "no console errors"
     fails = _plural(failed_requests, "failed request") if failed_requests else "no failed requests"
     lines.append(f"Load: {errs}, {fails}")
+    if emulation:
+        lines.append(f"Emulation: {emulation}")
     for note in notes[:5]:
         note = collapse_ws(note)
         lines.append("Note: " + (note if len(note) <= 200 else note[:199] + "…"))

@@ -113,6 +113,7 @@ class LoadedMap:
         except Exception as exc:  # noqa: BLE001 - symbolic raises its own error types for a bad map
             raise ValueError(f"not a readable source map ({type(exc).__name__})") from exc
         self._script = SourceView.from_bytes(script.encode("utf-8"))
+        self._text = script
         self._line_starts: dict[int, int] = {}
         self._line_sources: dict[int, set[int | None]] = {}
         for token in self._view:
@@ -121,6 +122,12 @@ class LoadedMap:
                 if first is None or token.dst_col < first:
                     self._line_starts[token.dst_line] = token.dst_col
                 self._line_sources.setdefault(token.dst_line, set()).add(token.src_id)
+
+    def position(self, offset: int) -> tuple[int, int]:
+        """The 1-based generated line and column of the script's character at 0-based ``offset`` (a long animation
+        frame's ``sourceCharPosition``)."""
+        before = self._text[:max(0, offset)]
+        return before.count("\n") + 1, len(before) - (before.rfind("\n") + 1) + 1
 
     def line_single_source(self, line: int) -> bool:
         """Whether every mapped token of the 1-based generated ``line`` comes from one original source."""

@@ -39,8 +39,10 @@ CAPS_SETS: dict[str, tuple[str, ...]] = {
     "core": ("core",),
     "debug": ("debug",),
     "vision": ("vision",),
+    "perf": ("perf",),
+    "emulation": ("emulation",),
     "default": ("core", "debug"),
-    "all": ("core", "debug", "vision"),
+    "all": ("core", "debug", "vision", "perf", "emulation"),
 }
 
 def instructions(caps: CapSettings) -> str:

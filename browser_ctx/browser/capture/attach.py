@@ -147,6 +147,12 @@ class EventCapture:
         return self._network.evicted
 
     @property
+    def cdp(self) -> CDPSession | None:
+        """The capture's CDP session of the page (``Page``, ``Network``, ``Runtime`` enabled), shared by the tools
+        that need one per tab (tracing, emulation, memory); ``None`` before :meth:`start` or after :meth:`close`."""
+        return self._cdp
+
+    @property
     def net_seq(self) -> int:
         """Sequence number of the latest network change (``since`` cursors compare it)."""
         return self._network.seq

@@ -7,7 +7,8 @@ A new family is one module here plus one line in the import below and one entry 
 Families: :mod:`.read` (navigate, snapshot, text), :mod:`.console` (console messages),
 :mod:`.network` (requests, one request), :mod:`.actions` (click … verify), :mod:`.vision`
 (screenshots), :mod:`.evaluate` (run JavaScript), :mod:`.page` (upload, resize), :mod:`.ledger`
-(``browser_ctx_stats``).
+(``browser_ctx_stats``), :mod:`.perf` (``browser_performance``, ``browser_memory``), :mod:`.emulation`
+(``browser_emulate``).
 """
 
 from __future__ import annotations
@@ -15,12 +16,13 @@ from __future__ import annotations
 from types import ModuleType
 
 from ..registry import ToolSpec
-from . import actions, console, evaluate, ledger, network, page, read, vision
+from . import actions, console, emulation, evaluate, ledger, network, page, perf, read, vision
 
 __all__ = ["FAMILIES", "all_tools"]
 
 #: Tool family modules, in ``tools/list`` order.
-FAMILIES: tuple[ModuleType, ...] = (read, console, network, actions, vision, evaluate, page, ledger)
+FAMILIES: tuple[ModuleType, ...] = (read, console, network, actions, vision, evaluate, page, ledger, perf,
+                                    emulation)
 
 
 def all_tools() -> list[ToolSpec]:

@@ -13,7 +13,7 @@ from dataclasses import replace
 from typing import Any
 
 from ..._errors import PageError, PageNavigated
-from ...browser import journal, navigation, reading, redirects
+from ...browser import emulation, journal, navigation, reading, redirects
 from ...browser.refs import page_version
 from ...browser.session import Tab
 from ...browser.walk import PageWalk, Walk
@@ -123,7 +123,7 @@ async def navigate(call: ToolCall) -> Rendered:
     card = render_card(url=nav.url, status=nav.status, title=nav.title, outline=page_outline,
                        console_errors=summary.get("consoleErrors", 0),
                        failed_requests=summary.get("failedRequests", 0), notes=nav.notes, chain=nav.chain,
-                       dialogs=nav.dialogs)
+                       dialogs=nav.dialogs, emulation=emulation.summary(tab))
     meta: dict[str, object] = {"url": nav.url, "status": nav.status, "title": nav.title}
     if nav.chain:
         meta["redirects"] = [{"url": h.url, "status": h.status, "how": h.how} for h in nav.chain]
