@@ -86,6 +86,8 @@ async def test_huge_page_snapshot_and_text_are_bounded_and_labelled(site):
             assert result_tokens(got) <= cap, (tool, result_tokens(got))
             assert meta["truncated"] is True and meta["estimated"] is True, meta
             assert meta["partial"]["elementsLeft"] > 100_000, meta["partial"]
+            if "nextOffset" not in meta:  # nothing to page through: the metadata says to read on with a target
+                assert meta["readOn"] == "target" and meta["partial"]["target"], meta
             assert "notes" not in meta  # notes travel in the text only
             assert "more elements not read" in result_text_blocks(got)[0]
             assert "more elements not read" in text

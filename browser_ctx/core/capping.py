@@ -56,13 +56,17 @@ def collect_chars(budget_tokens: int, budget_chars: int) -> int:
     return max(MIN_COLLECT_CHARS, min(budget_chars, budget_tokens * CHARS_PER_TOKEN) * COLLECT_MARGIN)
 
 
-def partial_fields(elements_read: int, elements_left: int, loading: bool) -> dict[str, Any] | None:
+def partial_fields(elements_read: int, elements_left: int, loading: bool, target: str = "") -> dict[str, Any] | None:
     """Return the :data:`PARTIAL_KEY` value of a read that walked ``elements_read`` elements and left about
-    ``elements_left`` (counted, not read), of a page that was still ``loading`` or not; ``None`` when the
-    read is whole (nothing left, page loaded)."""
+    ``elements_left`` (counted, not read), of a page that was still ``loading`` or not, with the ``target`` that
+    reads on where it stopped (when one is known); ``None`` when the read is whole (nothing left, page loaded).
+    A read that stopped and was not cut by the cap says ``readOn: "target"`` instead of a ``nextOffset``."""
     if elements_left <= 0 and not loading:
         return None
-    return {"elementsRead": elements_read, "elementsLeft": max(0, elements_left), "loading": loading}
+    out: dict[str, Any] = {"elementsRead": elements_read, "elementsLeft": max(0, elements_left), "loading": loading}
+    if target and elements_left > 0:
+        out["target"] = target
+    return out
 
 
 def partial_note(elements_left: int, elements: int, loading: bool, siblings_left: int = 0) -> str:
@@ -139,6 +143,8 @@ def _meta(truncated: bool, full_length: int, full_tokens: int, offset: int, next
         meta["offset"] = offset
     if truncated:
         meta["nextOffset"] = next_offset
+    elif partial and int(partial.get("elementsLeft") or 0) > 0:
+        meta["readOn"] = "target"  # no offset reads on: the walk stopped; a read with partial["target"] shows more
     return meta
 
 

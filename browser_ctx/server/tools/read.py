@@ -24,7 +24,8 @@ from ...core.main_content import main_part
 from ...core.markdown import render_markdown, render_text
 from ...core.outline import outline, render_card
 from ...core.snapshot import UNFOLDED, render_snapshot
-from ...core.tree import Document
+from ...core.snapshot.folding import fold_target
+from ...core.tree import Document, Node
 from ..registry import TARGET, Rendered, ToolCall, ToolSpec
 
 __all__ = ["TOOLS", "SINCE_FINGERPRINT"]
@@ -52,6 +53,10 @@ def _join_matches(target: str, parts: list[str], total: int) -> str:
     return text
 
 
+#: Tokens of a call's budget a snapshot leaves to the structured content and notes; it fits the rest whole when it
+#: can (``render_snapshot(max_tokens=…)``), and the pipeline's cap cuts what is still over.
+SNAPSHOT_RESERVE_TOKENS = 120
+
 #: Size of a walk (characters of the walker's JSON) above which rendering runs in a worker thread, so one large
 #: read does not hold the event loop (and every other client of an HTTP server) while it condenses.
 OFF_LOOP_CHARS = 200_000
@@ -70,10 +75,27 @@ def _walked(parts: list[Walk], total: int) -> str:
     return page_fingerprint([str(total), *(w for part in parts for w in (*part.wire, "\0"))])
 
 
+def _stopped_in(doc: Document) -> str:
+    """The target that reads on where a walk that stopped early left off: the container of the run it stopped in
+    (the last element with several element children on the walk's last path), as fold lines name it."""
+    node: Node = doc.body
+    found: Node = doc.body
+    while True:
+        kids = [c for c in node.children if not c.is_text]
+        if len(kids) >= 2:
+            found = node
+        if not kids:
+            break
+        node = kids[-1]
+    return fold_target(found) or "body"
+
+
 def _say_partial(call: ToolCall, read: PageWalk) -> dict[str, Any] | None:
     """If ``read`` is partial (walk stopped at its bound, or the page still loading), add the note saying so
-    to the call's result and return the :data:`PARTIAL_KEY` field; else ``None``."""
-    partial = partial_fields(read.walked, read.elements_left, read.loading)
+    to the call's result and return the :data:`PARTIAL_KEY` field (with the target that reads on where the walk
+    stopped); else ``None``."""
+    target = _stopped_in(read.doc) if read.elements_left > 0 else ""
+    partial = partial_fields(read.walked, read.elements_left, read.loading, target)
     if partial is not None:
         call.session.add_note(partial_note(read.elements_left, read.elements, read.loading, read.siblings_left))
     return partial
@@ -153,7 +175,9 @@ async def snapshot(call: ToolCall) -> Rendered:
         title = await reading.page_title(tab, call.settings)
         parts = await reading.walk_target(tab, target, call.settings)
         total = max(len(parts), await reading.count_matches(tab, target))
-        rendered = [render_snapshot(p.doc, url=page.url, page_line=False, options=UNFOLDED) for p in parts]
+        fit = max(1, call.budget.tokens - SNAPSHOT_RESERVE_TOKENS)
+        rendered = [render_snapshot(p.doc, url=page.url, page_line=False, options=UNFOLDED, max_tokens=fit)
+                    for p in parts]
         text = f"Page: {title} — {page.url}\n" + _join_matches(target, rendered, total)
         meta: dict[str, object] = {"matches": total, PAGE_META_KEY: _walked(parts, total)}
     else:
@@ -161,7 +185,10 @@ async def snapshot(call: ToolCall) -> Rendered:
         read = await reading.walk_tab_page(tab, call.settings, bound)
         reading.remember(tab, bound, read)
         title = read.title
-        text = await _off_loop(lambda: render_snapshot(read.doc, title=title, url=page.url), read.size)
+        fit = max(1, call.budget.tokens - SNAPSHOT_RESERVE_TOKENS)
+        text = await _off_loop(lambda: render_snapshot(read.doc, title=title, url=page.url, max_tokens=fit,
+                                                       read=(read.complete, read.elements_left, read.siblings_left)),
+                               read.size)
         meta = {PAGE_META_KEY: page_fingerprint([*read.wire, read.rest])}
         version = read.version
         if read.walker_names:
