@@ -27,6 +27,7 @@ from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Frame, Locator
 
 from .._errors import ActionTimeout, SelectorError, error_kind
+from .refs import REF_ENGINE_NAME
 from .scripts import bundle, script
 from .worlds import frame_of, on_element, on_elements
 
@@ -139,7 +140,7 @@ async def _close_list(locator: Locator, state: WidgetState, timeout_ms: float) -
         return
 
 
-async def _choose_hidden(locator: Locator, values: list[str], label: str) -> list[str]:
+async def _choose_hidden(locator: Locator, values: list[str], label: str, timeout_ms: float) -> list[str]:
     """A native select the page hides behind a trigger of its own: select the options in the page and send the
     events a user's choice sends (``js/choose_hidden.js``); returns what the trigger shows, else the select."""
     got = await on_element(locator, bundle("choose_hidden"), values)
@@ -147,12 +148,21 @@ async def _choose_hidden(locator: Locator, values: list[str], label: str) -> lis
         raise SelectorError(f"No option {_quoted(got['missing'])} in {label}; its options: {_quoted(got['names'])}. "
                             "Nothing was chosen.")
     shown = got.get("shown")
+    ref = got.get("trigger")
+    if shown is not None and ref and len(values) == 1 and values[0].strip().lower() not in shown.lower():
+        # the widget does not follow its select's change event (Selectric): choose through its own list
+        frame = await _frame_of(locator)
+        trigger = frame.locator(f"{REF_ENGINE_NAME}={ref}")
+        await trigger.click(timeout=timeout_ms)
+        option = frame.get_by_text(values[0].strip(), exact=True).locator("visible=true").first
+        await option.click(timeout=timeout_ms)
+        shown = " ".join((await trigger.inner_text(timeout=timeout_ms)).split())
     return [shown] if shown else list((await widget_state(locator)).items)
 
 
 async def _choose_native(locator: Locator, values: list[str], label: str, timeout_ms: float) -> list[str]:
-    if not await locator.is_visible():
-        return await _choose_hidden(locator, values, label)
+    if not await locator.is_visible() or (await on_element(locator, bundle("choose_hidden"), None)).get("trigger"):
+        return await _choose_hidden(locator, values, label, timeout_ms)
     try:
         await locator.select_option(label=values, timeout=timeout_ms)
     except PlaywrightError as exc:

@@ -135,6 +135,13 @@
           if (!found.includes(word) && !(word === 'file' && found.includes('folder'))) found.push(word);
         }
       }
+      /* a tree item's label (its li's first child) says nothing: the li's own words do (treeview's expandable) */
+      const up = e.parentElement;
+      if (!found.includes('expanded') && !found.includes('collapsed') && up && up.localName === 'li' &&
+          up.firstElementChild && (up.firstElementChild === e || up.firstElementChild.nextElementSibling === e)) {
+        const words2 = classWords(up).map((t) => t.toLowerCase());
+        for (const [set, word] of STATES.slice(0, 2)) if (words2.some((t) => set.has(t))) { found.unshift(word); break; }
+      }
       if (found.includes('expanded') && found.includes('collapsed')) found.splice(found.indexOf('expanded'), 1);
       return found.join(' ');
     },
