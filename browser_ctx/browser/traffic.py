@@ -55,7 +55,8 @@ class Traffic:
             body never is), long-lived connections and polling left out.
         long_lived: labels of EventSource/WebSocket connections opened.
         poll_counts: requests per URL (scheme, host, path).
-        failed: one line per failed request or HTTP error (status >= 400).
+        failed: one line per failed request or HTTP error (status >= 400); a mocked one ends ``(mocked)``.
+        mocked: one line per other request a ``browser_route`` mock answered, ``GET /api → 200 (mocked)``.
         activity: a figure that changes whenever a counted request starts, is answered, finishes or fails.
     """
 
@@ -64,12 +65,13 @@ class Traffic:
     long_lived: list[str] = field(default_factory=list)
     poll_counts: dict[str, int] = field(default_factory=dict)
     failed: list[str] = field(default_factory=list)
+    mocked: list[str] = field(default_factory=list)
     activity: int = 0
 
     def read(self, records: list[RequestRecord]) -> bool:
         """Recount from the capture's ``records``; return whether anything changed since the last read."""
         new = [r for r in records if r.index > self.base]
-        self.inflight, self.long_lived, self.poll_counts, self.failed = [], [], {}, []
+        self.inflight, self.long_lived, self.poll_counts, self.failed, self.mocked = [], [], {}, [], []
         activity = 0  # changes whenever a counted request starts, is answered, finishes or fails
         for rec in new:
             if _internal(rec.url) or browser_favicon(rec):  # the browser's own favicon fetch is not the page's
@@ -79,12 +81,15 @@ class Traffic:
                 continue
             key = _poll_key(rec.url)
             self.poll_counts[key] = self.poll_counts.get(key, 0) + 1
+            mark = " (mocked)" if rec.mocked else ""
             if rec.status is not None and rec.status >= 400:
-                self.failed.append(f"{rec.method} {short_url(rec.url)} → {rec.status}")
+                self.failed.append(f"{rec.method} {short_url(rec.url)} → {rec.status}{mark}")
             elif rec.failed and not ("ERR_ABORTED" in (rec.failure or "") and rec.resource_type == "document"):
                 # (answered then aborted, e.g. a keepalive PUT's 204, is not failed; neither is an aborted
                 # document: a navigation replaced by another one, or a download)
                 self.failed.append(f"{rec.method} {short_url(rec.url)} → {rec.failure or rec.blocked}")
+            elif rec.mocked:
+                self.mocked.append(f"{rec.method} {short_url(rec.url)} → {rec.status}{mark}")
             if self.poll_counts[key] >= POLL_REPEATS:
                 continue  # polling: neither waited for nor counted as activity
             activity += rec.seq + 1

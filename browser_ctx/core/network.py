@@ -118,6 +118,7 @@ class RequestRecord:
         has_post_data: the request had a body (even if not kept).
         socket: WebSocket frames or EventSource messages.
         worker: made by one of the page's dedicated workers (listed with "(worker)").
+        mocked: answered by a ``browser_route`` mock, not the network (listed with "(mocked)").
         cut_by_navigation: still in flight when its document was replaced; closed then ("cancelled
             by navigation", ``end`` the time of the new document's commit as last seen).
         seq: update sequence number (bumped on every change; ``since`` cursors compare it).
@@ -152,6 +153,7 @@ class RequestRecord:
     has_post_data: bool = False
     socket: SocketInfo | None = None
     worker: bool = False
+    mocked: bool = False
     cut_by_navigation: bool = False
     seq: int = 0
 
@@ -323,7 +325,8 @@ def _fold_key(r: RequestRecord) -> tuple:
                else r.failure or r.blocked or r.status or ("pending" if r.pending else "?"))
     if r.cut_by_navigation:
         outcome = f"cut {outcome}"
-    return (r.section, r.method, r.resource_type, endpoint_key(r.url), outcome, r.from_service_worker, r.worker)
+    return (r.section, r.method, r.resource_type, endpoint_key(r.url), outcome, r.from_service_worker, r.worker,
+            r.mocked)
 
 
 def fold_requests(records: list[RequestRecord], min_count: int = 2) -> list[list[RequestRecord]]:
@@ -481,8 +484,7 @@ def render_group(group: list[RequestRecord], *, base: str | None = None,
         timing = _ms(durations)
         if timing:
             parts.append(timing)
-    if r.worker:
-        parts.append("(worker)")
+    parts.extend(flag for on, flag in ((r.worker, "(worker)"), (r.mocked, "(mocked)")) if on)
     if r.from_service_worker:
         parts.append("(service worker)")
     elif r.from_cache and len(group) == 1:

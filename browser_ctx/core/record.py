@@ -10,6 +10,7 @@ Pure: :func:`render_record` takes an :class:`ActionRecord` (plain data filled in
     Download: report.csv, 1.2 KB, saved to /tmp/…/report.csv
     Console errors: 1 new — TypeError: x is undefined
     Failed requests: 1 new — GET http://a/api → 500
+    Mocked requests: 1 new — GET http://a/api/items → 200 (mocked)
     Shown and gone: toast "Saved" (1.5 s)
     Settled in 620 ms; network never went quiet (EventSource http://a/events open).
     + listitem "Buy milk" [e14]
@@ -120,6 +121,7 @@ class ActionRecord:
         dialogs, popups, downloads: what opened.
         console_errors: new console errors (already rendered one per line); ``console_error_count`` the total.
         failed_requests: new failed requests, one per line; ``failed_request_count`` the total.
+        mocked_requests: other new requests a ``browser_route`` mock answered, one per line.
         settle_ms: how long settling took, in ms.
         settle_note: why settling stopped early or late (e.g. the network never went quiet), else ``None``.
         shown_and_gone: the transient-UI journal's line (:func:`browser_ctx.core.journal.render_gone`): what
@@ -143,6 +145,7 @@ class ActionRecord:
     console_error_count: int = 0
     failed_requests: list[str] = field(default_factory=list)
     failed_request_count: int = 0
+    mocked_requests: list[str] = field(default_factory=list)
     settle_ms: float = 0
     settle_note: str | None = None
     shown_and_gone: str | None = None
@@ -202,7 +205,8 @@ def render_record(rec: ActionRecord) -> str:
         else:
             lines.append(f"Download: {dl.name}, {human_size(dl.size)}, saved to {dl.path}")
     for item in (_events("Console errors", rec.console_errors, rec.console_error_count),
-                 _events("Failed requests", rec.failed_requests, rec.failed_request_count)):
+                 _events("Failed requests", rec.failed_requests, rec.failed_request_count),
+                 _events("Mocked requests", rec.mocked_requests, len(rec.mocked_requests))):
         if item:
             lines.append(item)
     if rec.shown_and_gone:

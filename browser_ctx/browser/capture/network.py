@@ -26,6 +26,7 @@ from playwright.async_api import CDPSession
 from ..._errors import InvalidArgument
 from ...core.network import POST_KEEP, RequestRecord, SocketInfo, browser_favicon
 from ...core.sections import Section, relative_url
+from ..routes import is_mock_header
 from .bodies import Body, Sender, content_type, request_body, response_body
 from .console import cdp_time
 from .sections import SectionLog
@@ -266,7 +267,11 @@ class NetworkCapture:
         rec.from_cache = bool(resp.get("fromDiskCache") or resp.get("fromPrefetchCache"))
         if p.get("type"):
             rec.resource_type = str(p["type"]).lower()
-        merge_headers(rec.response_headers, self._redactor.headers(resp.get("headers") or {}))
+        raw = resp.get("headers") or {}
+        rec.mocked = any(is_mock_header(k, str(v)) for k, v in raw.items())  # a browser_route mock
+        if rec.mocked:
+            raw = {k: v for k, v in raw.items() if not is_mock_header(k, str(v))}
+        merge_headers(rec.response_headers, self._redactor.headers(raw))
         extra = self._extra_resp.pop(rec.request_id, None)
         if extra is not None:
             merge_headers(rec.response_headers, self._redactor.headers(extra.get("headers") or {}))
