@@ -7,10 +7,8 @@ A new family is one module here plus one line in the import below and one entry 
 Families: :mod:`.read` (navigate, snapshot, text), :mod:`.console` (console messages),
 :mod:`.network` (requests, one request), :mod:`.actions` (click … verify), :mod:`.vision`
 (screenshots), :mod:`.evaluate` (run JavaScript), :mod:`.page` (upload, resize), :mod:`.ledger`
-(``browser_ctx_stats``), :mod:`.pdf` (``browser_pdf_save``), :mod:`.devtools` (tracing), :mod:`.testing`
-(``browser_generate_test``), :mod:`.perf` (``browser_performance``, ``browser_memory``), :mod:`.emulation`
-(``browser_emulate``), :mod:`.extra` (drag, forward, reload), :mod:`.mouse` (coordinates), :mod:`.storage`
-(cookies, web storage, storage state), :mod:`.routes` (mocks, offline, extra headers).
+(``browser_ctx_stats``), :mod:`.perf` (``browser_performance``, ``browser_memory``), :mod:`.emulation`
+(``browser_emulate``).
 """
 
 from __future__ import annotations
@@ -18,16 +16,13 @@ from __future__ import annotations
 from types import ModuleType
 
 from ..registry import ToolSpec
-from . import actions, console, devtools, evaluate, ledger, network, page, pdf, read, testing, vision
-from . import emulation, perf
-from . import extra, mouse, routes, storage
+from . import actions, console, emulation, evaluate, ledger, network, page, perf, read, routes, vision
 
 __all__ = ["FAMILIES", "all_tools"]
 
 #: Tool family modules, in ``tools/list`` order.
-FAMILIES: tuple[ModuleType, ...] = (read, console, network, actions, extra, vision, mouse, evaluate, page, storage,
-                                    routes, ledger,
-                                    pdf, devtools, testing, perf, emulation)
+FAMILIES: tuple[ModuleType, ...] = (read, console, network, actions, vision, evaluate, page, routes, ledger, perf,
+                                    emulation)
 
 
 def all_tools() -> list[ToolSpec]:
