@@ -42,8 +42,9 @@ CAPS_SETS: dict[str, tuple[str, ...]] = {
     "perf": ("perf",),
     "emulation": ("emulation",),
     "network": ("network",),
+    "storage": ("storage",),
     "default": ("core", "debug"),
-    "all": ("core", "debug", "vision", "perf", "emulation", "network"),
+    "all": ("core", "debug", "vision", "perf", "emulation", "network", "storage"),
 }
 
 def instructions(caps: CapSettings) -> str:
