@@ -43,8 +43,9 @@ CAPS_SETS: dict[str, tuple[str, ...]] = {
     "emulation": ("emulation",),
     "network": ("network",),
     "storage": ("storage",),
+    "extra": ("extra",),
     "default": ("core", "debug"),
-    "all": ("core", "debug", "vision", "perf", "emulation", "network", "storage"),
+    "all": ("core", "debug", "vision", "perf", "emulation", "network", "storage", "extra"),
 }
 
 def instructions(caps: CapSettings) -> str:

@@ -16,13 +16,13 @@ from __future__ import annotations
 from types import ModuleType
 
 from ..registry import ToolSpec
-from . import actions, console, emulation, evaluate, ledger, network, page, perf, read, routes, storage, vision
+from . import actions, console, emulation, evaluate, extra, ledger, network, page, perf, read, routes, storage, vision
 
 __all__ = ["FAMILIES", "all_tools"]
 
 #: Tool family modules, in ``tools/list`` order.
-FAMILIES: tuple[ModuleType, ...] = (read, console, network, actions, vision, evaluate, page, storage, routes, ledger,
-                                    perf, emulation)
+FAMILIES: tuple[ModuleType, ...] = (read, console, network, actions, extra, vision, evaluate, page, storage, routes,
+                                    ledger, perf, emulation)
 
 
 def all_tools() -> list[ToolSpec]:
