@@ -102,11 +102,12 @@ class PageNavigated(PageError):
 #: ``unknown-engine`` a selector engine the page does not have; ``covered``, ``disabled``, ``hidden``,
 #: ``readonly``, ``unstable``, ``offscreen``: why an action waited until its timeout; ``wrong-element`` a fill of a
 #: non-field or a select of a non-select; ``detached`` the element was removed from the DOM; ``no-option`` a
-#: select found no such option; ``unknown-key`` a key name Playwright does not know; ``timeout`` timed out, for no
-#: reason above; ``other`` anything else.
+#: select found no such option; ``unknown-key`` a key name Playwright does not know; ``tracing-on`` /
+#: ``tracing-off`` a trace started twice / stopped without one; ``timeout`` timed out, for no reason above;
+#: ``other`` anything else.
 ErrorKind = Literal["closed", "navigated", "stale-context", "net", "selector", "unknown-engine", "covered", "disabled",
                     "hidden", "readonly", "unstable", "offscreen", "wrong-element", "detached", "no-option",
-                    "unknown-key", "timeout", "other"]
+                    "unknown-key", "tracing-on", "tracing-off", "timeout", "other"]
 
 #: Lower-case phrases of Playwright's and Chromium's messages, first match wins (earlier kinds take precedence:
 #: a click that timed out says in its call log why, and a closed page beats what it was doing).
@@ -129,6 +130,8 @@ _KINDS: tuple[tuple[ErrorKind, tuple[str, ...]], ...] = (
     ("detached", ("element is not attached", "element was detached")),
     ("no-option", ("did not find some options",)),
     ("unknown-key", ("unknown key:",)),
+    ("tracing-on", ("tracing has been already started",)),
+    ("tracing-off", ("must start tracing before stopping",)),
 )
 _TIMEOUT = re.compile(r"^[\w.]+: Timeout \d+(?:\.\d+)?ms exceeded")
 

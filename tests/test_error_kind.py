@@ -51,6 +51,7 @@ EXPECTED: dict[str, ErrorKind] = {
     "handle_click_detached": "detached",
     "select_missing_label": "no-option", "select_missing_value": "no-option",
     "unknown_key": "unknown-key",
+    "tracing_start_twice": "tracing-on", "tracing_stop_unstarted": "tracing-off",
     "goto_timeout": "timeout", "locator_timeout": "timeout", "wait_for_timeout": "timeout",
     "cdp_bad_frame": "other", "cdp_no_resource": "other", "evaluate_syntax": "other", "evaluate_throws": "other",
     "strict_mode": "other",

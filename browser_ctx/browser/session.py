@@ -25,6 +25,7 @@ from .._errors import BrowserLaunchError, InvalidArgument, PageError, one_line
 from ..core.fingerprint import ReadHistory
 from ..core.ledger import Ledger
 from ..core.redact import Redactor
+from ..core.testgen import Step
 from ..settings import Settings
 from .capture import ConsoleHook, EventCapture
 from .dialogs import DialogCenter
@@ -110,6 +111,8 @@ class Tab:
     #: The last whole-page walk with Chromium's names (a snapshot or an action's record) and the bound it was
     #: walked with (characters): the next action's "before" when the page version has not changed since.
     last_walk: tuple[int, PageWalk] | None = None
+    #: What was done in this tab, for ``browser_generate_test`` (kept only with ``--caps testing``).
+    steps: list[Step] = field(default_factory=list)
     #: State of the opt-in tool families, by family (``perf``: a recording and the last report; ``emulation``: what
     #: is in force; ``memory``: the last heap summary), owned by their ``browser/`` modules.
     family_state: dict[str, Any] = field(default_factory=dict)

@@ -27,7 +27,7 @@ from ..settings import CapSettings, Settings
 from .pipeline import call_tool, error_result
 from .registry import ToolSpec
 from .resources import list_resources, read_resource
-from .tools import all_tools
+from .tools import all_tools, testing
 from .tools.ledger import tools_list_tokens
 
 __all__ = ["create_server", "all_tools", "select_tools", "instructions", "INSTRUCTIONS", "CAPS_SETS"]
@@ -44,8 +44,12 @@ CAPS_SETS: dict[str, tuple[str, ...]] = {
     "network": ("network",),
     "storage": ("storage",),
     "extra": ("extra",),
+    "pdf": ("pdf",),
+    "devtools": ("devtools",),
+    "testing": ("testing",),
     "default": ("core", "debug"),
-    "all": ("core", "debug", "vision", "perf", "emulation", "network", "storage", "extra"),
+    "all": ("core", "debug", "vision", "perf", "emulation", "network", "storage", "extra", "pdf", "devtools",
+            "testing"),
 }
 
 def instructions(caps: CapSettings) -> str:
@@ -70,7 +74,8 @@ INSTRUCTIONS = instructions(CapSettings())
 def select_tools(caps: tuple[str, ...] = ("default",), *, evaluate: bool = True) -> list[ToolSpec]:
     """Return the tools enabled by the ``--caps`` names (``core``, ``debug``, ``vision``, ``default``, ``all``);
     ``evaluate=False`` (``--no-evaluate``) leaves out the tools that run the caller's JavaScript
-    (``ToolSpec.runs_page_code``).
+    (``ToolSpec.runs_page_code``). With ``browser_generate_test`` among them, the tools that act record their
+    steps (:func:`.tools.testing.recording`).
 
     Raises:
         ValueError: an unknown caps name.
@@ -80,7 +85,10 @@ def select_tools(caps: tuple[str, ...] = ("default",), *, evaluate: bool = True)
         if name not in CAPS_SETS:
             raise ValueError(f"unknown --caps {name!r}; choose from {', '.join(CAPS_SETS)}")
         groups.update(CAPS_SETS[name])
-    return [t for t in all_tools() if t.caps in groups and (evaluate or not t.runs_page_code)]
+    chosen = [t for t in all_tools() if t.caps in groups and (evaluate or not t.runs_page_code)]
+    if any(t.name == testing.GENERATE for t in chosen):
+        chosen = [testing.recording(t) for t in chosen]
+    return chosen
 
 
 def create_server(settings: Settings | None = None, *, caps: tuple[str, ...] = ("default",),

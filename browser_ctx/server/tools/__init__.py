@@ -8,7 +8,8 @@ Families: :mod:`.read` (navigate, snapshot, text), :mod:`.console` (console mess
 :mod:`.network` (requests, one request), :mod:`.actions` (click … verify), :mod:`.vision`
 (screenshots), :mod:`.evaluate` (run JavaScript), :mod:`.page` (upload, resize), :mod:`.ledger`
 (``browser_ctx_stats``), :mod:`.perf` (``browser_performance``, ``browser_memory``), :mod:`.emulation`
-(``browser_emulate``).
+(``browser_emulate``), :mod:`.pdf` (``browser_pdf_save``), :mod:`.devtools` (tracing), :mod:`.testing`
+(``browser_generate_test``).
 """
 
 from __future__ import annotations
@@ -17,12 +18,13 @@ from types import ModuleType
 
 from ..registry import ToolSpec
 from . import actions, console, emulation, evaluate, extra, ledger, network, page, perf, read, routes, storage, vision
+from . import devtools, pdf, testing
 
 __all__ = ["FAMILIES", "all_tools"]
 
 #: Tool family modules, in ``tools/list`` order.
 FAMILIES: tuple[ModuleType, ...] = (read, console, network, actions, extra, vision, evaluate, page, storage, routes,
-                                    ledger, perf, emulation)
+                                    pdf, devtools, testing, perf, emulation, ledger)
 
 
 def all_tools() -> list[ToolSpec]:
