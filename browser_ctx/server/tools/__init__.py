@@ -17,14 +17,31 @@ from __future__ import annotations
 from types import ModuleType
 
 from ..registry import ToolSpec
-from . import actions, console, emulation, evaluate, extra, ledger, network, page, perf, read, routes, storage, vision
-from . import devtools, pdf, testing
+from . import (
+    actions,
+    console,
+    devtools,
+    emulation,
+    evaluate,
+    extra,
+    ledger,
+    mouse,
+    network,
+    page,
+    pdf,
+    perf,
+    read,
+    routes,
+    storage,
+    testing,
+    vision,
+)
 
 __all__ = ["FAMILIES", "all_tools"]
 
 #: Tool family modules, in ``tools/list`` order.
-FAMILIES: tuple[ModuleType, ...] = (read, console, network, actions, extra, vision, evaluate, page, storage, routes,
-                                    pdf, devtools, testing, perf, emulation, ledger)
+FAMILIES: tuple[ModuleType, ...] = (read, console, network, actions, extra, vision, mouse, evaluate, page, storage,
+                                    routes, pdf, devtools, testing, perf, emulation, ledger)
 
 
 def all_tools() -> list[ToolSpec]:
