@@ -7,9 +7,10 @@ A new family is one module here plus one line in the import below and one entry 
 Families: :mod:`.read` (navigate, snapshot, text), :mod:`.console` (console messages),
 :mod:`.network` (requests, one request), :mod:`.actions` (click … verify), :mod:`.vision`
 (screenshots), :mod:`.evaluate` (run JavaScript), :mod:`.page` (upload, resize), :mod:`.ledger`
-(``browser_ctx_stats``), :mod:`.perf` (``browser_performance``, ``browser_memory``), :mod:`.emulation`
-(``browser_emulate``), :mod:`.pdf` (``browser_pdf_save``), :mod:`.devtools` (tracing), :mod:`.testing`
-(``browser_generate_test``).
+(``browser_ctx_stats``), :mod:`.pdf` (``browser_pdf_save``), :mod:`.devtools` (tracing), :mod:`.testing`
+(``browser_generate_test``), :mod:`.perf` (``browser_performance``, ``browser_memory``), :mod:`.emulation`
+(``browser_emulate``), :mod:`.extra` (drag, forward, reload), :mod:`.mouse` (coordinates), :mod:`.storage`
+(cookies, web storage, storage state), :mod:`.routes` (mocks, offline, extra headers).
 """
 
 from __future__ import annotations
