@@ -156,7 +156,8 @@ def _add_browser_options(p: argparse.ArgumentParser) -> None:
                    help="how dialogs are answered: accept, dismiss, or TYPE=accept|dismiss,... for alert, "
                         "beforeunload, confirm, prompt (default: accept alert and beforeunload, dismiss the others)")
     a.add_argument("--settle-quiet-ms", type=float, default=ActionSettings.quiet_ms, metavar="MS",
-                   help="after an action, network and DOM must be quiet this long, in ms (default %(default)s)")
+                   help="after an action, its requests, the DOM and layout must be quiet this long, in ms "
+                        "(default %(default)s)")
     a.add_argument("--settle-max-ms", type=float, default=ActionSettings.max_ms, metavar="MS",
                    help="longest wait for the page to settle after an action, in ms (default %(default)s)")
     e = p.add_argument_group("console and network")

@@ -222,11 +222,12 @@ class ActionSettings:
     """How long an action waits for the page to settle, and what downloads it keeps.
 
     Attributes:
-        quiet_ms: the network and the DOM must both be quiet this long (ms) for the page to count as
-            settled (500; ``--settle-quiet-ms``).
+        quiet_ms: the requests the action started, the DOM and layout must all be quiet this long (ms) for
+            the page to count as settled (150; ``--settle-quiet-ms``); after a navigation, its load and the
+            new DOM quiet this long.
         max_ms: settling never takes longer than this (ms, 5,000; ``--settle-max-ms``).
-        stream_ms: with a long-lived connection (EventSource, WebSocket) or polling keeping the network
-            busy, settling stops this long (ms) after the action once the rest is quiet (1,000).
+        stream_ms: with a long-lived connection (EventSource, WebSocket) or polling open, settling stops this
+            long (ms) after the action once the action's requests are quiet, even if the DOM is not (1,000).
         download_max_bytes: largest download kept (bytes, 50 MiB); bigger ones are deleted and reported.
         download_wait_ms: how long (ms) a started download may take to finish after the page settled
             (15,000); then it is cancelled.
@@ -234,7 +235,7 @@ class ActionSettings:
     Downloads are saved in :func:`browser_ctx.files.download_dir`.
     """
 
-    quiet_ms: float = 500
+    quiet_ms: float = 150
     max_ms: float = 5000
     stream_ms: float = 1000
     download_max_bytes: int = 50 * 1024 * 1024

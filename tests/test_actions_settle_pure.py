@@ -1,30 +1,60 @@
-"""Settling's next look (``browser/actions._next_look_ms``): never sooner than an end could be reached."""
+"""Settling's pure parts (``browser/settle.py``): the next look is never sooner than an end could be reached,
+and a stream is named once per document."""
 
 from __future__ import annotations
 
-from browser_ctx.browser.actions import SETTLE_POLL_MS, TRANSIENT_WINDOW_MS, _next_look_ms
+from browser_ctx.browser.settle import SETTLE_POLL_MS, next_look_ms, streams, untold
+from browser_ctx.browser.traffic import Traffic
 from browser_ctx.settings import ActionSettings
 
-LIMITS = ActionSettings(quiet_ms=500, max_ms=5000, stream_ms=1000)
+LIMITS = ActionSettings(quiet_ms=150, max_ms=5000, stream_ms=1000)
 
 
-def test_a_quiet_page_is_looked_at_again_when_the_transient_window_ends():
-    assert _next_look_ms(LIMITS, elapsed=0, dom_quiet=2000, net_quiet=2000, inflight=False,
-                         streaming=False) == TRANSIENT_WINDOW_MS
+def test_a_quiet_page_is_looked_at_again_when_the_window_ends():
+    # No fixed minimum: a page quiet for long is looked at again one window after the action.
+    assert next_look_ms(LIMITS, elapsed=0, dom_quiet=2000, net_quiet=0, inflight=False, streaming=False) == 150
 
 
-def test_a_recent_mutation_or_request_sets_the_next_look():
-    assert _next_look_ms(LIMITS, elapsed=1200, dom_quiet=100, net_quiet=900, inflight=False, streaming=False) == 400
-    assert _next_look_ms(LIMITS, elapsed=1200, dom_quiet=900, net_quiet=300, inflight=False, streaming=False) == 200
-    # a request in flight: quiet can come no sooner than quiet_ms after it ends
-    assert _next_look_ms(LIMITS, elapsed=1200, dom_quiet=900, net_quiet=0, inflight=True, streaming=False) == 500
+def test_a_recent_mutation_request_or_animation_sets_the_next_look():
+    assert next_look_ms(LIMITS, elapsed=200, dom_quiet=40, net_quiet=400, inflight=False, streaming=False) == 110
+    assert next_look_ms(LIMITS, elapsed=200, dom_quiet=400, net_quiet=20, inflight=False, streaming=False) == 130
+    # a request in flight: quiet can come no sooner than a window after it ends
+    assert next_look_ms(LIMITS, elapsed=200, dom_quiet=400, net_quiet=0, inflight=True, streaming=False) == 150
+    # an animation that ends in 300 ms
+    assert next_look_ms(LIMITS, elapsed=200, dom_quiet=400, net_quiet=400, inflight=False, streaming=False,
+                        layout_quiet=-300) == 450
+
+
+def test_a_new_document_is_looked_at_while_it_loads_then_when_its_dom_is_quiet():
+    assert next_look_ms(LIMITS, elapsed=100, dom_quiet=0, net_quiet=0, inflight=True, streaming=False,
+                        navigated=True) == SETTLE_POLL_MS
+    assert next_look_ms(LIMITS, elapsed=100, dom_quiet=70, net_quiet=0, inflight=True, streaming=False,
+                        navigated=True, loaded=True) == 80
 
 
 def test_the_time_limit_and_a_stream_bring_the_next_look_forward():
-    assert _next_look_ms(LIMITS, elapsed=4800, dom_quiet=0, net_quiet=0, inflight=True, streaming=False) == 200
-    assert _next_look_ms(LIMITS, elapsed=700, dom_quiet=0, net_quiet=600, inflight=False, streaming=True) == 300
+    assert next_look_ms(LIMITS, elapsed=4900, dom_quiet=0, net_quiet=0, inflight=True, streaming=False) == 100
+    assert next_look_ms(LIMITS, elapsed=900, dom_quiet=0, net_quiet=600, inflight=False, streaming=True) == 100
 
 
 def test_never_sooner_than_the_poll_interval():
-    assert _next_look_ms(LIMITS, elapsed=990, dom_quiet=600, net_quiet=600, inflight=False,
-                         streaming=False) == SETTLE_POLL_MS
+    assert next_look_ms(LIMITS, elapsed=990, dom_quiet=140, net_quiet=140, inflight=False,
+                        streaming=False) == SETTLE_POLL_MS
+
+
+class _Page:
+    """Stands for a Playwright page (a weak-referenceable key)."""
+
+
+def test_a_stream_is_named_once_per_document():
+    traffic = Traffic(poll_counts={"http://a/poll": 4})
+    seen = streams(traffic, {"r1": ("WebSocket ws://a/live", 50)}, {"r1": 7})
+    assert seen == {"WebSocket ws://a/live": "WebSocket ws://a/live (43 messages while settling)",
+                    "polling http://a/poll": "polling http://a/poll (4 requests)"}
+    page = _Page()
+    assert untold(page, 1.0, seen) == list(seen.values())
+    assert untold(page, 1.0, seen) == []  # the next record of the same document says nothing
+    later = {**seen, "EventSource http://a/events": "EventSource http://a/events"}
+    assert untold(page, 1.0, later) == ["EventSource http://a/events"]  # a new stream is named
+    assert untold(page, 2.0, seen) == list(seen.values())  # a new document: named again
+    assert untold(_Page(), 1.0, seen) == list(seen.values())  # another page

@@ -100,6 +100,19 @@ def test_shown_and_gone_line_is_capped_and_folded() -> None:
     assert render_gone([]) is None and parse_entries(None) == ([], 0)
 
 
+
+def test_what_appeared_after_the_last_call_gets_its_own_line() -> None:
+    raw = {"entries": [{"role": "toast", "text": "Flash", "ms": 150}],
+           "shown": [{"role": "status", "text": "Settings saved", "ms": 900}, {"role": "toast", "text": "Flash"}]}
+    entries, _ = parse_entries(raw, "f1")
+    assert [(e.text, e.shown) for e in entries] == [("Flash", False), ("Settings saved", True), ("Flash", True)]
+    # what also went is said once, as gone
+    assert render_gone(entries) == ('Shown and gone: toast "Flash" in frame f1 (0.1 s)\n'
+                                    'Appeared since the last call: status "Settings saved" in frame f1')
+    only = render_gone(parse_entries({"entries": [], "shown": [{"role": "toast", "text": "Published", "ms": 5}]})[0])
+    assert only == 'Appeared since the last call: toast "Published"'
+    assert parse_entries({"entries": [], "shown": "junk"}) == ([], 0)
+
 def test_a_scrolled_virtual_list_reports_the_rows_now_visible() -> None:
     def rows(start: int) -> str:
         return "\n".join(f'row: {i} | Customer {i} | button "Delete" [e{i}]' for i in range(start, start + 10))

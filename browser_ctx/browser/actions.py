@@ -12,18 +12,24 @@ Every action tool runs through :func:`perform`:
    observer of a tab. One exception: a popup's capture attaches only after the popup's first
    response has come, so a PDF a popup opens is seen through a context-wide Playwright ``response``
    listener while the action runs (:meth:`Watch._on_response`; it keeps PDF responses only).
-3. **Settle**, bounded: wait until the network (requests of this tab) and the DOM (a
-   MutationObserver on the main document) have both been quiet for ``settings.actions.quiet_ms``
-   (500 ms), at most ``settings.actions.max_ms`` (5,000 ms). Long-lived connections (EventSource,
-   WebSocket) and polling (the same URL requested :data:`POLL_REPEATS`+ times) are not waited for:
-   once the rest is quiet and ``settings.actions.stream_ms`` (1,000 ms) have passed, settling stops
-   and the record says the network never goes quiet. Settling lasts at least :data:`TRANSIENT_WINDOW_MS`
-   (1,000 ms), so a toast or status message that comes within about a second of the action is caught.
+3. **Settle**, bounded: wait until the requests the action started (of this tab), the DOM (a
+   MutationObserver on the main document, ``js/settle_probe.js``) and layout (short CSS/Web animations)
+   have all been quiet for ``settings.actions.quiet_ms`` (150 ms), or a new document has loaded and its
+   DOM was quiet that long; at most ``settings.actions.max_ms`` (5,000 ms). An element that changes by
+   itself (its third burst of changes within seconds: a clock, a progress bar, a feed) does not count as
+   a change. Long-lived connections (EventSource, WebSocket) and polling (the same URL requested
+   :data:`~.traffic.POLL_REPEATS`+ times) are not waited for; the first record of a document that sees one
+   says the network never goes quiet, later ones do not. With one open, settling stops after
+   ``settings.actions.stream_ms`` (1,000 ms) once the action's requests are quiet. The parts: :mod:`.settle`.
+   What comes after the record is taken is caught by the transient-UI journal and reported once by the next
+   call (``Shown and gone: …``, or ``Appeared since the last call: …`` while it is still shown).
 4. **Collect** an :class:`~browser_ctx.core.record.ActionRecord`: URL/title change, dialogs,
    popups (a PDF shows as a PDF with its size), downloads (:mod:`.downloads`), new console errors and
    failed requests, what was shown and went (the transient-UI journal, :mod:`.journal`, drained before
-   the action and after it: toasts, status messages, dialogs), and the DOM delta between the condensed
-   snapshots before and after, lines matched by ref (or, after a navigation, a short card of the new page).
+   the action and after it: toasts, status messages, dialogs; what appeared during the action and is still
+   shown is left to the delta, so the next call names only what came after the record), and the DOM delta
+   between the condensed snapshots before and after, lines matched by ref (or, after a navigation, a short
+   card of the new page).
 
 All times are milliseconds unless a name says ``_s``; sizes are bytes.
 """
@@ -57,13 +63,13 @@ from ..core.network import RequestRecord
 from ..core.outline import outline, render_card
 from ..core.record import ActionRecord, PopupInfo, human_size
 from ..core.snapshot import Line, render_lines
-from ..settings import ActionSettings, Settings
+from ..settings import Settings
 from .downloads import save_downloads
 from .journal import drain as drain_journal
 from .reading import walk_for_record, walk_tab
-from .scripts import script
 from .session import BrowserSession, Tab
-from .traffic import LONG_LIVED, POLL_REPEATS, Traffic, short_url, stream_label
+from .settle import PROBE_TIMEOUT_S, look, next_look_ms, stream_counts, streams, untold
+from .traffic import Traffic, short_url
 
 __all__ = ["Watch", "perform", "action_error", "ensure_open", "DELTA_MAX_TOKENS",
            "RECORD_RESERVE_TOKENS", "DELTA_MIN_TOKENS"]
@@ -84,13 +90,6 @@ DRIFT_SEEN = 2
 RECORD_RESERVE_TOKENS = 250
 #: The least tokens a DOM delta gets, however small the call's budget.
 DELTA_MIN_TOKENS = 60
-#: The shortest wait (ms) between two looks at the network and the DOM while settling.
-SETTLE_POLL_MS = 50
-#: Settling never ends sooner than this after the action (ms): UI that comes within about a second
-#: (a toast after a fake save, a status message) is part of the action's record.
-TRANSIENT_WINDOW_MS = 1000
-#: Seconds a probe of the page (title, settle probe, capture sync) may take.
-PROBE_TIMEOUT_S = 2.0
 #: Seconds to wait for the tab's capture to receive the events the browser already sent.
 SYNC_TIMEOUT_S = 1.0
 _PDF = "application/pdf"
@@ -147,6 +146,7 @@ class _PageWatch:
     title: str = ""
     url: str = ""
     closed: bool = False
+    loaded: bool = False
 
 
 @dataclass
@@ -220,12 +220,18 @@ class Watch:
 
         def closed(_p: Any, pw: _PageWatch = pw) -> None:
             pw.closed = True
+            self._last_net = self._now()  # settling waits a quiet window after a popup's load or close
+
+        def loaded(_p: Any, pw: _PageWatch = pw) -> None:
+            pw.loaded = True
+            self._last_net = self._now()
 
         def navigated(frame: Any, pw: _PageWatch = pw) -> None:
             if frame.parent_frame is None:
                 pw.url = frame.url
 
         page.on("close", closed)
+        page.on("load", loaded)
         page.on("framenavigated", navigated)
         page.on("download", self._on_download)
 
@@ -246,12 +252,8 @@ class Watch:
 
     async def _settle_probe(self) -> tuple[float | None, float]:
         """Return (document timeOrigin or None, ms since the last DOM mutation; 0 while navigating)."""
-        try:
-            origin, quiet = await asyncio.wait_for(
-                self.tab.worlds.evaluate(self.tab.page.main_frame, script("settle_probe")), PROBE_TIMEOUT_S)
-            return origin, float(quiet)
-        except (TimeoutError, PlaywrightError):  # navigating: the document is changing
-            return None, 0.0
+        seen = await look(self.tab)
+        return seen.origin, seen.dom_quiet
 
     async def _snapshot(self, *, before: bool = False) -> list[Line] | None:
         """The condensed page the record's delta compares (before: the tab's last walk when the page is
@@ -305,66 +307,67 @@ class Watch:
 
     def _event_streams(self) -> dict[str, tuple[str, int]]:
         """From the tab's event capture: stream request id -> (label, frames/messages so far)."""
-        return {rec.request_id: (stream_label(rec), rec.socket.received + rec.socket.sent)
-                for rec in self.tab.events.records()
-                if rec.resource_type in LONG_LIVED and rec.socket is not None}
+        return stream_counts(self.tab.events.records())
 
-    def _streaming(self) -> list[str]:
-        """Describe the long-lived traffic seen since the action started (empty when none)."""
-        out = list(dict.fromkeys(self._traffic.long_lived))
-        for rid, (label, n) in self._event_streams().items():
-            got = n - self._events0.get(rid, 0)
-            if got > 0:
-                out = [o for o in out if o != label]
-                out.append(f"{label} ({got} message{'s' if got != 1 else ''} while settling)")
-        counts = self._traffic.poll_counts
-        out.extend(f"polling {short_url(k)} ({n} requests)" for k, n in counts.items() if n >= POLL_REPEATS)
-        return out
+    def _streaming(self) -> dict[str, str]:
+        """The long-lived traffic seen since the action started (:func:`.settle.streams`)."""
+        return streams(self._traffic, self._event_streams(), self._events0)
 
     def _read_network(self) -> None:
         if self._traffic.read(self.tab.events.records()):
             self._last_net = self._now()
 
     async def settle(self) -> None:
-        """Wait until network and DOM were quiet for ``settings.actions.quiet_ms`` (bounded by ``max_ms``)."""
+        """Wait until the DOM, the requests the action started and layout were quiet for ``settings.actions
+        .quiet_ms``, or a new document loaded, or (streams open) ``stream_ms``; at most ``max_ms``."""
         limits = self.settings.actions
+        quiet = limits.quiet_ms
         t0 = self._now()
         self._last_net = max(self._last_net, t0)
         note = None
         while True:
-            now = self._now()
-            elapsed = (now - t0) * 1000
-            origin, dom_quiet = await self._settle_probe()
-            if origin is not None and self._origin is not None and origin != self._origin:
+            elapsed = (self._now() - t0) * 1000
+            seen = await look(self.tab)
+            if seen.origin is not None and self._origin is not None and seen.origin != self._origin:
                 self._doc_changed = True
-                self._origin = origin
+                self._origin = seen.origin
             if self.tab.page.is_closed():
                 break
             self._read_network()
             inflight = self._traffic.inflight
-            net_quiet = 0.0 if inflight else (self._now() - self._last_net) * 1000
+            opening = any(not (pw.loaded or pw.closed) for pw in self._popups)  # a popup loads like a navigation
+            net_quiet = 0.0 if inflight or opening else (self._now() - self._last_net) * 1000
             streaming = self._streaming()
-            if net_quiet >= limits.quiet_ms and dom_quiet >= limits.quiet_ms and elapsed >= TRANSIENT_WINDOW_MS:
-                if streaming:
-                    note = f"The network never goes quiet ({'; '.join(streaming[:3])}); not waited for."
+            loaded = self._doc_changed and seen.loaded
+            if loaded and seen.dom_quiet >= quiet:
+                break  # a navigation's load: what the new page fetches after it is not the action's
+            if net_quiet >= quiet and seen.dom_quiet >= quiet and seen.layout_quiet >= quiet:
+                new = untold(self.tab.page, self._origin, streaming)
+                if new:
+                    note = f"The network never goes quiet ({'; '.join(new[:3])}); not waited for."
                 break
-            if streaming and net_quiet >= limits.quiet_ms and elapsed >= limits.stream_ms:
-                note = (f"The network never goes quiet ({'; '.join(streaming[:3])}); stopped waiting after "
-                        f"{elapsed / 1000:.1f} s.")
+            if streaming and net_quiet >= quiet and elapsed >= limits.stream_ms:
+                new = untold(self.tab.page, self._origin, streaming)
+                note = (f"The network never goes quiet ({'; '.join(new[:3])}); stopped waiting after "
+                        f"{elapsed / 1000:.1f} s." if new else
+                        f"Stopped waiting after {elapsed / 1000:.1f} s: the page kept changing.")
                 break
             if elapsed >= limits.max_ms:
                 busy = []
                 if inflight:
                     busy.append(f"{len(inflight)} request{'s' if len(inflight) != 1 else ''} still loading "
                                 f"({short_url(inflight[0])})")
-                if dom_quiet < limits.quiet_ms:
+                if seen.dom_quiet < quiet:
                     busy.append("the page kept changing")
-                busy.extend(streaming[:2])
+                if seen.layout_quiet < quiet:
+                    busy.append("an animation kept running")
+                busy.extend(untold(self.tab.page, self._origin, streaming)[:2])
                 note = (f"Still busy after {limits.max_ms / 1000:.0f} s ({'; '.join(busy) or 'activity'}); "
                         "reported as is.")
                 break
-            await asyncio.sleep(_next_look_ms(limits, elapsed, dom_quiet, net_quiet, bool(inflight),
-                                              bool(streaming)) / 1000)
+            await asyncio.sleep(next_look_ms(limits, elapsed, seen.dom_quiet, net_quiet, bool(inflight or opening),
+                                             bool(streaming), layout_quiet=seen.layout_quiet,
+                                             navigated=self._doc_changed, loaded=loaded) / 1000)
         self.record.settle_ms = (self._now() - t0) * 1000
         self.record.settle_note = note
 
@@ -435,7 +438,8 @@ class Watch:
             return rec
         rec.url_after = page.url
         gone, dropped = await drain_journal(page, self.tab.frame_ids)
-        rec.shown_and_gone = render_gone(self._gone + gone, self._gone_dropped + dropped)
+        # (what appeared during the action and is still shown is in the delta, not in this line)
+        rec.shown_and_gone = render_gone(self._gone + [g for g in gone if not g.shown], self._gone_dropped + dropped)
         rec.title_after = await self._title(page, rec.title_before)
         rec.new_document = self._doc_changed
         pdf = self._pdf_record(page) if rec.new_document else None
@@ -505,21 +509,6 @@ async def perform(call_session: BrowserSession, tab: Tab, settings: Settings, ac
             watch._doc_changed = True
     return await watch.finish()
 
-
-def _next_look_ms(limits: ActionSettings, elapsed: float, dom_quiet: float, net_quiet: float, inflight: bool,
-                  streaming: bool) -> float:
-    """How long (ms) settling can wait before it next looks: until the soonest moment one of its ends could be
-    reached (quiet DOM and network past the transient window, a stream's cut-off, the time limit), at least
-    :data:`SETTLE_POLL_MS`. A mutation or a request only pushes those moments later, so looking sooner would
-    find nothing new: a quiet click looks twice instead of every 50 ms for a second (20 clients' settles were
-    a fifth of the CPU of a concurrency run)."""
-    quiet = limits.quiet_ms
-    net_left = quiet if inflight else quiet - net_quiet
-    settled = max(quiet - dom_quiet, net_left, TRANSIENT_WINDOW_MS - elapsed)
-    soonest = min(settled, limits.max_ms - elapsed)
-    if streaming:
-        soonest = min(soonest, max(net_left, limits.stream_ms - elapsed))
-    return max(float(SETTLE_POLL_MS), soonest)
 
 
 def _drift_label(shape: str) -> str:

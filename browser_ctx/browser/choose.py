@@ -43,6 +43,8 @@ POLL_MS = 100
 CONFIRM_MS = 2000
 #: Milliseconds reading a widget's state may take.
 STATE_TIMEOUT_MS = 2000
+#: Milliseconds a native select is looked for after its choice (one that loads another page is gone).
+GONE_MS = 500
 
 _OPTIONS_JS = ("els => els.filter(e => { const r = e.getBoundingClientRect(); return r.width > 0 && r.height > 0 })"
                ".map(e => (e.getAttribute('aria-label') || e.innerText || '').replace(/\\s+/g, ' ').trim())")
@@ -176,7 +178,10 @@ async def _choose_native(locator: Locator, values: list[str], label: str, timeou
             names = await on_elements(locator.locator("option"),
                 "os => os.map(o => (o.label || o.text).replace(/\\s+/g, ' ').trim())")
             raise SelectorError(f"No option {_quoted(values)} in {label}; its options: {_quoted(names)}.") from exc2
-    return list((await widget_state(locator)).items)
+    try:
+        return list((await widget_state(locator, timeout_ms=GONE_MS)).items)
+    except PlaywrightError:  # the choice loaded another page (a "jump to" select): what was chosen is all we know
+        return list(values)
 
 
 async def _pick(locator: Locator, frame: Frame, state: WidgetState, value: str, label: str,

@@ -10,7 +10,10 @@
  * Each entry: {role, text, ms} (ms = how long it was shown). Only what was visible at some point is kept
  * (checkVisibility and a non-empty box, as our reads' rules). Bounded: `maxEntries` entries (the oldest are
  * dropped and counted), `maxText` characters per text, `maxTracked` elements watched at once.
- * window.__browserCtxJournal.drain() returns {entries, dropped} and empties the journal.
+ * It also notes what appeared (or changed its text) since the last drain and is still shown: a toast that comes
+ * after an action's record was taken. Not at a document's first drain (what came with the page is in the read).
+ * window.__browserCtxJournal.drain() returns {entries, dropped, shown} (shown: [{role, text, ms}], ms = shown
+ * for) and empties the journal.
  * It runs in the page's world, so it uses builtins captured when it is installed (before the page's scripts):
  * a page that later replaces MutationObserver, getComputedStyle, checkVisibility, getBoundingClientRect,
  * getAttribute, the textContent/innerText getters, String trim/replace/slice or Array push/shift/splice cannot
@@ -32,8 +35,9 @@
   const textContentOf = (el) => apply(textGet, el, []);
   const entries = [];
   let dropped = 0;
-  const tracked = new Map();   /* element -> {role, since, seen, text} */
-  const regions = new Map();   /* live region element -> {text, since, seen} */
+  const tracked = new Map();   /* element -> {role, since, seen, text, fresh} */
+  const regions = new Map();   /* live region element -> {text, since, seen, fresh} */
+  let drains = 0;  /* drain() calls so far in this document */
   const LIVE = '[aria-live]:not([aria-live="off"]),[role="status"],[role="alert"],[role="log"]';
   const POPUP = 'dialog,[role="dialog"],[role="alertdialog"],[aria-modal="true"]';
   /* a widget's own popup (a select's option list, a menu, a date picker's grid) is not a toast: the action that
@@ -81,18 +85,20 @@
     return el ? el.closest(LIVE) : null;
   };
   const roleOfRegion = (el) => attr(el, 'role') || 'live region';
-  const track = (el, role) => {
+  /* fresh: shown (or its text changed) since the last drain; `initial` (there at DOMContentLoaded) is not */
+  const track = (el, role, initial) => {
     if (tracked.has(el) || tracked.size >= maxTracked) return;
     const popup = el.matches(POPUP);
     const seen = visible(el);
-    tracked.set(el, { role, since: now(), seen, text: seen ? (popup ? nameOf(el) : shownText(el)) : '', popup });
+    tracked.set(el, { role, since: now(), seen, text: seen ? (popup ? nameOf(el) : shownText(el)) : '', popup,
+      fresh: seen && !initial });
     if (!seen) { later(check, 150); later(check, 600); }  /* fading in: look again */
   };
-  const watchRegion = (el) => {
+  const watchRegion = (el, initial) => {
     if (regions.has(el) || regions.size >= maxTracked) return;
     const raw = textOf(el);
     const seen = !!raw && visible(el);
-    regions.set(el, { raw, text: seen ? shownText(el) : '', since: now(), seen });
+    regions.set(el, { raw, text: seen ? shownText(el) : '', since: now(), seen, fresh: seen && !initial });
   };
   let styleChecks = 0;  /* getComputedStyle calls left in this mutation batch */
   const added = (node) => {
@@ -117,9 +123,9 @@
     const gone = [];  /* texts of elements that went in this pass: a region they were in does not repeat them */
     for (const [el, info] of tracked) {
       if (visible(el)) {
-        if (!info.seen) { info.seen = true; info.since = now(); }  /* shown from now */
+        if (!info.seen) { info.seen = true; info.since = now(); info.fresh = true; }  /* shown from now */
         const t = info.popup ? nameOf(el) : shownText(el);
-        if (t) info.text = t;
+        if (t && t !== info.text) { info.text = t; info.fresh = true; }
         continue;
       }
       if (el.isConnected && !info.seen) continue;  /* not shown yet */
@@ -138,15 +144,34 @@
       info.text = text;
       info.since = now();
       info.seen = seen;
+      info.fresh = seen && !!text;
     }
   }
+  /* what appeared since the last drain and is still shown (a region repeating a toast's text is left out) */
+  const freshShown = () => {
+    const out = [], texts = [];
+    for (const [, info] of tracked) {
+      if (!info.fresh || !info.seen || !info.text || out.length >= maxEntries) continue;
+      apply(aPush, out, [{ role: info.role, text: info.text, ms: Math.max(0, Math.round(now() - info.since)) }]);
+      apply(aPush, texts, [info.text]);
+    }
+    for (const [el, info] of regions) {
+      if (!info.fresh || !info.seen || !info.text || out.length >= maxEntries) continue;
+      if (apply(aSome, texts, [(g) => apply(sIncludes, info.text, [g]) || apply(sIncludes, g, [info.text])])) continue;
+      apply(aPush, out, [{ role: roleOfRegion(el), text: info.text,
+        ms: Math.max(0, Math.round(now() - info.since)) }]);
+    }
+    for (const [, info] of tracked) info.fresh = false;
+    for (const [, info] of regions) info.fresh = false;
+    return out;
+  };
   const observe = () => {
     const root = document.documentElement;
     if (!root) return;
     const live = root.querySelectorAll(LIVE);
-    for (let i = 0; i < live.length && i < maxTracked; i++) watchRegion(live[i]);
+    for (let i = 0; i < live.length && i < maxTracked; i++) watchRegion(live[i], true);
     const popups = root.querySelectorAll(POPUP);
-    for (let i = 0; i < popups.length && i < 20; i++) track(popups[i], attr(popups[i], 'role') || 'dialog');
+    for (let i = 0; i < popups.length && i < 20; i++) track(popups[i], attr(popups[i], 'role') || 'dialog', true);
     new Observer((records) => {
       styleChecks = 50;
       for (let k = 0; k < records.length; k++) {
@@ -166,7 +191,8 @@
     value: Object.freeze({
       drain: () => {
         check();
-        const out = { entries: apply(aSplice, entries, [0]), dropped };
+        const shown = freshShown();
+        const out = { entries: apply(aSplice, entries, [0]), dropped, shown: drains++ > 0 ? shown : [] };
         dropped = 0;
         return out;
       },

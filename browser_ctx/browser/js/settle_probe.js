@@ -1,16 +1,69 @@
 // Settle probe: installs (once per document) a MutationObserver kept on window.__bcSettle and returns
-// [performance.timeOrigin of the document, ms since the last DOM mutation]. No arguments.
+// [performance.timeOrigin of the document, ms since the last DOM mutation that counts, ms since the last short
+// animation ended (negative: ms until the running one ends), the document has loaded (readyState complete)].
+// A mutation does not count when its element changes by itself: its third or later burst of changes (bursts
+// 50 ms or more apart, each within 2 s of the one before), as a ticking clock, a progress bar or a feed does.
+// Changes less than 50 ms apart are one burst (a script animation keeps counting while it runs). An element
+// added by a change starts with its parent's history (a ticker that appends a node and then sets its
+// attributes is still a ticker).
+// Animations (CSS transitions and animations, Web Animations) that end within 1 s of their start count as
+// layout; endless or longer ones (spinners, progress) do not. w.times keeps the last 64 counted mutations
+// (performance.now() ms), for bench/settle_gaps.py. No arguments.
 (() => {
+  const BURST_MS = 50, RECUR_GAP_MS = 2000, RECUR_BURSTS = 3, SCAN = 100, ANIMATION_MS = 1000, TIMES = 64;
   let w = window.__bcSettle;
   if (!w || w.doc !== document) {
-    w = { doc: document, last: performance.now(), obs: null, mark: 0 };
+    const t = performance.now();
+    w = { doc: document, last: t, layoutEnd: t - ANIMATION_MS, obs: null, seen: new WeakMap(), times: [] };
+    // whether mutation record `r` counts (updates its element's burst history either way)
+    const counts = (r, now) => {
+      const node = r.target;
+      const el = node.nodeType === 1 ? node : node.parentNode;
+      if (!el) return true;
+      let s = w.seen.get(el);
+      if (!s) { s = { n: 1, at: now, recurring: false }; w.seen.set(el, s); }
+      else {
+        const gap = now - s.at;
+        s.at = now;
+        if (gap >= BURST_MS) {
+          s.n = gap > RECUR_GAP_MS ? 1 : s.n + 1;
+          s.recurring = s.n >= RECUR_BURSTS;
+        }
+      }
+      const added = r.addedNodes;
+      for (let i = 0; added && i < added.length && i < 20; i++) {
+        if (added[i].nodeType === 1) w.seen.set(added[i], { n: s.n, at: now, recurring: s.recurring });
+      }
+      return !s.recurring;
+    };
     try {
-      w.obs = new MutationObserver(() => { w.last = performance.now(); });
+      w.obs = new MutationObserver((records) => {
+        const now = performance.now();
+        let counted = records.length > SCAN;  // a flood is not one element ticking
+        for (let i = 0; i < records.length && i < SCAN; i++) if (counts(records[i], now)) counted = true;
+        if (counted) {
+          w.last = now;
+          w.times.push(Math.round(now));
+          if (w.times.length > TIMES) w.times.shift();
+        }
+      });
       w.obs.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
     } catch (e) {}
     try { Object.defineProperty(window, '__bcSettle', { value: w, configurable: true, writable: true,
                                                         enumerable: false }); }
     catch (e) { window.__bcSettle = w; }
   }
-  return [performance.timeOrigin, performance.now() - w.last];
+  const now = performance.now();
+  try {
+    const animations = document.getAnimations ? document.getAnimations() : [];
+    for (let i = 0; i < animations.length && i < 200; i++) {
+      const a = animations[i];
+      if (a.playState !== 'running' || !a.effect) continue;
+      const timing = a.effect.getComputedTiming();
+      if (!isFinite(timing.endTime) || timing.endTime > ANIMATION_MS) continue;
+      const end = now + Math.max(0, timing.endTime - (timing.localTime || 0)) / Math.abs(a.playbackRate || 1);
+      if (end > w.layoutEnd) w.layoutEnd = end;
+    }
+  } catch (e) {}
+  return [performance.timeOrigin, now - w.last, now - w.layoutEnd, document.readyState === 'complete'];
 })

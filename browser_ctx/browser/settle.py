@@ -1,0 +1,123 @@
+"""Settling's parts that need no watch: the page probe, when to look next, and what a record says of streams.
+
+:class:`~browser_ctx.browser.actions.Watch` settles an action with these (see :mod:`.actions`, step 3):
+
+- :func:`look`: one evaluation of ``js/settle_probe.js`` in the main frame's isolated world: the document's
+  timeOrigin, ms since the last DOM mutation that counts (an element's third burst of changes within seconds
+  does not: a clock, a progress bar, a feed), ms since the last short animation ended, and whether the
+  document has loaded;
+- :func:`next_look_ms`: how long settling can sleep before one of its ends could be reached;
+- :func:`streams` and :func:`untold`: the long-lived traffic seen while settling, and which of it no record of
+  the current document has named yet (a stream is said once per document, not in every record).
+
+Times are milliseconds unless a name says ``_s``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+from weakref import WeakKeyDictionary
+
+from playwright.async_api import Error as PlaywrightError
+
+from .scripts import script
+from .traffic import LONG_LIVED, POLL_REPEATS, Traffic, short_url, stream_label
+
+if TYPE_CHECKING:
+    from playwright.async_api import Page
+
+    from ..core.network import RequestRecord
+    from ..settings import ActionSettings
+    from .session import Tab
+
+__all__ = ["Look", "look", "next_look_ms", "streams", "stream_counts", "untold", "SETTLE_POLL_MS",
+           "PROBE_TIMEOUT_S"]
+
+#: The shortest wait (ms) between two looks at the network and the DOM while settling.
+SETTLE_POLL_MS = 50
+#: Seconds a probe of the page (title, settle probe, capture sync) may take.
+PROBE_TIMEOUT_S = 2.0
+
+#: Per page: the document (timeOrigin) and the streams and polling its records have named.
+_TOLD: WeakKeyDictionary[Page, tuple[float | None, set[str]]] = WeakKeyDictionary()
+
+
+@dataclass(frozen=True)
+class Look:
+    """What one settle probe saw.
+
+    Attributes:
+        origin: the document's ``performance.timeOrigin``; ``None`` while navigating (the probe failed).
+        dom_quiet: ms since the last DOM mutation that counts (0 while navigating).
+        layout_quiet: ms since the last short animation ended; negative: ms until a running one ends.
+        loaded: the document's ``readyState`` is ``complete``.
+    """
+
+    origin: float | None
+    dom_quiet: float
+    layout_quiet: float
+    loaded: bool
+
+
+async def look(tab: Tab) -> Look:
+    """Probe ``tab``'s main document (installs the probe's observer the first time). Never raises."""
+    try:
+        origin, dom, layout, loaded = await asyncio.wait_for(
+            tab.worlds.evaluate(tab.page.main_frame, script("settle_probe")), PROBE_TIMEOUT_S)
+        return Look(origin, float(dom), float(layout), bool(loaded))
+    except (TimeoutError, PlaywrightError, TypeError, ValueError):  # navigating: the document is changing
+        return Look(None, 0.0, 0.0, False)
+
+
+def next_look_ms(limits: ActionSettings, elapsed: float, dom_quiet: float, net_quiet: float, inflight: bool,
+                 streaming: bool, *, layout_quiet: float = float("inf"), navigated: bool = False,
+                 loaded: bool = False) -> float:
+    """How long (ms) settling can wait before it next looks: until the soonest moment one of its ends could be
+    reached (DOM, network and layout quiet; a new document loaded and its DOM quiet; a stream's cut-off; the
+    time limit), at least :data:`SETTLE_POLL_MS`. A mutation or a request only pushes those moments later, so
+    looking sooner would find nothing new: a quiet click looks twice (20 clients' settles were a fifth of the
+    CPU of a concurrency run when they looked every 50 ms). While a new document loads it looks every
+    :data:`SETTLE_POLL_MS`."""
+    quiet = limits.quiet_ms
+    net_left = quiet if inflight else quiet - net_quiet
+    if navigated:
+        settled = quiet - dom_quiet if loaded else 0.0
+    else:
+        settled = max(quiet - dom_quiet, net_left, quiet - layout_quiet)
+    soonest = min(settled, limits.max_ms - elapsed)
+    if streaming:
+        soonest = min(soonest, max(net_left, limits.stream_ms - elapsed))
+    return max(float(SETTLE_POLL_MS), soonest)
+
+
+def stream_counts(records: list[RequestRecord]) -> dict[str, tuple[str, int]]:
+    """From a tab's capture records: stream request id -> (label, frames/messages so far)."""
+    return {rec.request_id: (stream_label(rec), rec.socket.received + rec.socket.sent)
+            for rec in records if rec.resource_type in LONG_LIVED and rec.socket is not None}
+
+
+def streams(traffic: Traffic, now: dict[str, tuple[str, int]], before: dict[str, int]) -> dict[str, str]:
+    """The long-lived traffic seen since the action started: what it is (``WebSocket <url>``, ``EventSource
+    <url>``, ``polling <url>``) -> how a record says it (with what came while settling); empty when none.
+    ``now``: :func:`stream_counts` now; ``before``: request id -> count when the action started."""
+    out = {label: label for label in traffic.long_lived}
+    for rid, (label, n) in now.items():
+        got = n - before.get(rid, 0)
+        if got > 0:
+            out[label] = f"{label} ({got} message{'s' if got != 1 else ''} while settling)"
+    for k, n in traffic.poll_counts.items():
+        if n >= POLL_REPEATS:
+            out[f"polling {short_url(k)}"] = f"polling {short_url(k)} ({n} requests)"
+    return out
+
+
+def untold(page: Page, origin: float | None, seen: dict[str, str]) -> list[str]:
+    """The texts of ``seen`` (:func:`streams`) that no record of ``page``'s document ``origin`` has named yet;
+    marks them named."""
+    was, told = _TOLD.get(page, (None, set()))
+    if was != origin:
+        told = set()
+    _TOLD[page] = (origin, told | set(seen))
+    return [text for key, text in seen.items() if key not in told]
