@@ -231,3 +231,18 @@ async def test_file_inputs_wherever_they_hide(site: str, tmp_path: Path) -> None
         assert text.splitlines() == ["- CV: cv.txt (10 bytes)", "- Photos: cv.txt (10 bytes)",
                                      "- Photos: photo.png (8 bytes)", "- Attachment: photo.png (8 bytes)",
                                      "- Attachment: cv.txt (10 bytes)"], text
+
+
+async def test_a_selector_target_is_resolved_once_and_kept_while_the_action_runs(drv: Driver) -> None:
+    """Radix Select marks everything outside its open listbox aria-hidden, so role=combobox[name="Country"] stops
+    matching its own trigger once the listbox opens (issue 26 item 2): the selector is resolved to one element
+    before acting and that element is used throughout."""
+    await drv.call("browser_navigate", url=f"{drv.site}/{APP}")
+    target = 'role=combobox[name="Country"]'
+    rec = await drv.call("browser_select_option", target=target, values=["Spain"])
+    assert 'Now shows: "Spain"' in rec, rec
+    assert await drv.call("browser_verify", target=target, value="Spain") == "PASS"
+    missing = await drv.session.call_tool("browser_select_option", {"target": target, "values": ["Atlantis"]})
+    assert missing.is_error and "Atlantis" in result_text(missing) and "Spain" in result_text(missing), \
+        result_text(missing)
+    assert await drv.call("browser_verify", target=target, value="Spain") == "PASS"  # nothing else changed

@@ -26,6 +26,7 @@ MODULES: dict[str, tuple[str, ...]] = {
     "walk": ("registry", "operable"),
     "page_version": ("registry",),
     "listened": ("registry",),
+    "pin_ref": ("registry",),
     "choose_hidden": ("operable",),
 }
 

@@ -17,7 +17,7 @@ from playwright.async_api import TimeoutError as PlaywrightTimeout
 from .._errors import BrowserCtxError, InvalidArgument, SelectorError, StaleRefError, translate
 from ..settings import Settings
 from . import refs
-from .scripts import script
+from .scripts import bundle, script
 from .session import Tab
 from .walk import walk_locator
 
@@ -28,6 +28,8 @@ __all__ = ["locator_for", "describe_element", "describe_matches", "resolve_one",
 DESCRIBE_MATCHES = 3
 #: Milliseconds reading an element's role and name (or its ref) may take before it is described vaguely.
 DESCRIBE_TIMEOUT_MS = 1000
+#: Milliseconds pinning a selector's one match to a ref may take (else the selector is used as it is).
+PIN_TIMEOUT_MS = 2000
 #: Milliseconds looking up (or registering) the ref of an element being described may take.
 REF_LOOKUP_TIMEOUT_MS = 2000
 
@@ -152,4 +154,28 @@ async def resolve_one(tab: Tab, target: str, settings: Settings, *, verb: str = 
         more = f", … {n - len(shown)} more" if n > len(shown) else ""
         raise SelectorError(f"{target!r} matches {n} elements; actions need exactly one: {'; '.join(shown)}{more}. "
                             "Use one of those refs or a more specific selector.")
-    return locator
+    return locator if ref else await pinned(tab, locator)
+
+
+async def pinned(tab: Tab, locator: Locator) -> Locator:
+    """A locator of the one element ``locator`` matches now, by a ref it is given (``js/pin_ref.js``): the action
+    then acts on that element throughout, even if the selector stops matching it meanwhile (a popup that marks
+    the rest of the page aria-hidden). The locator itself when the element cannot be pinned (no CDP, navigating)."""
+    if tab.worlds.isolated is False:
+        return locator
+    try:
+        handle = await locator.element_handle(timeout=PIN_TIMEOUT_MS)
+        try:
+            frame = await tab.worlds.frame_of(handle)
+        finally:
+            await handle.dispose()
+        if frame is None:
+            return locator
+        got = await tab.worlds.on_element(locator, bundle("pin_ref"), {
+            "prefix": tab.frame_ids.id_for(frame), "base": tab.frame_ids.highest_ref(frame)},
+            timeout_ms=PIN_TIMEOUT_MS)
+    except (PlaywrightError, BrowserCtxError):
+        return locator
+    ref, last = got[0], int(got[1])
+    tab.frame_ids.saw_ref(frame, last)
+    return frame.locator(f"{refs.REF_ENGINE_NAME}={ref}")
