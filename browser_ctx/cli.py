@@ -223,8 +223,8 @@ def build_parser() -> argparse.ArgumentParser:
                                   "          browser-ctx serve --transport http --port 8931",
                            formatter_class=argparse.RawDescriptionHelpFormatter)
     serve.add_argument("--caps", action="append", default=None, metavar="SET",
-                       help="tool sets: core, debug, vision, perf, emulation, pdf, devtools, testing, default "
-                            "(core+debug), all; repeatable")
+                       help="tool sets: core, debug, vision, perf, emulation, pdf, devtools, testing, extra (drag, "
+                            "forward, reload), storage, network, default (core+debug), all; repeatable")
     serve.add_argument("--no-evaluate", action="store_true", help="remove browser_evaluate")
     h = serve.add_argument_group("transport")
     h.add_argument("--transport", choices=("stdio", "http"), default="stdio",
