@@ -25,6 +25,8 @@ from .browser.remote import RemoteBrowser
 from .browser.session import BrowserSession, device_options
 from .core.tokens import count_tokens
 from .demo.run import run_demo
+from .options import add_browser_options as add_context_options
+from .options import add_tools_option, expand_config
 from .server.app import all_tools, create_server
 from .server.http import HttpOptions, check_bind, serve_http
 from .server.pipeline import call_tool
@@ -122,6 +124,7 @@ def _add_browser_options(p: argparse.ArgumentParser) -> None:
                         "else the working directory; downloads then go to a temporary folder)")
     g.add_argument("--allow-scheme", action="append", default=[], metavar="SCHEME",
                    help="let browser_navigate open this non-http(s) scheme, e.g. file (repeatable)")
+    add_context_options(g)  # --init-script, --user-agent, --proxy-server, --grant-permissions, --config
     r = p.add_argument_group("remote browser (connect instead of launching)")
     r.add_argument("--cdp-endpoint", metavar="URL",
                    help="connect over the Chrome DevTools Protocol, e.g. http://127.0.0.1:9222 (a Chrome started with "
@@ -191,6 +194,8 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
             remote_headers=tuple(args.remote_header),
             connect_timeout_ms=args.connect_timeout,
             http_credentials=args.http_credentials_file or args.http_credentials,
+            init_scripts=tuple(args.init_script), user_agent=args.user_agent, proxy_server=args.proxy_server,
+            proxy_bypass=args.proxy_bypass, grant_permissions=args.grant_permissions,
         ),
         timeouts=Timeouts(navigation_ms=args.timeout_navigation, read_ms=args.timeout_read,
                           action_ms=args.timeout_action, call_ms=args.timeout_call),
@@ -201,6 +206,7 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
         allowed_schemes=tuple(s.lower().rstrip(":") for s in args.allow_scheme),
         allowed_roots=tuple(args.allowed_roots),
         output_dir=args.output_dir,
+        tools=getattr(args, "tools", ()),
     )
 
 
@@ -223,9 +229,11 @@ def build_parser() -> argparse.ArgumentParser:
                                   "          browser-ctx serve --transport http --port 8931",
                            formatter_class=argparse.RawDescriptionHelpFormatter)
     serve.add_argument("--caps", action="append", default=None, metavar="SET",
-                       help="tool sets: core, debug, vision, perf, emulation, pdf, devtools, testing, extra (drag, "
-                            "forward, reload), storage, network, default (core+debug), all; repeatable")
+                       help="tool sets: core, debug, vision, pdf, devtools, testing, perf, emulation, extra (drag, "
+                            "forward, reload), storage, network, "
+                            "default (core+debug), all; repeatable")
     serve.add_argument("--no-evaluate", action="store_true", help="remove browser_evaluate")
+    add_tools_option(serve, [t.name for t in all_tools()])
     h = serve.add_argument_group("transport")
     h.add_argument("--transport", choices=("stdio", "http"), default="stdio",
                    help="stdio (default) or streamable HTTP at http://HOST:PORT/mcp (health at /healthz)")
@@ -442,7 +450,14 @@ def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if not argv or argv[0].startswith("-") and argv[0] not in ("-h", "--help", "--version"):
         argv = ["serve", *argv]
+    try:
+        argv = expand_config(argv, parser)
+    except ValueError as exc:
+        parser.error(str(exc))
     args = parser.parse_args(argv)
+    if getattr(args, "tools", ()) and (args.caps or args.no_evaluate and "browser_evaluate" in args.tools):
+        parser.error("--tools names every tool offered: give it without --caps (and without --no-evaluate when "
+                     "it names browser_evaluate)")
     if args.command in ("serve", "snapshot", "text", "demo"):
         try:  # contradictory or out-of-range settings are a usage error, before anything starts
             settings_from_args(args)

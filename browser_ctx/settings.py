@@ -138,6 +138,14 @@ class LaunchSettings:
             1 s … between them (exponential backoff).
         http_credentials: answer HTTP authentication challenges with these (``--http-credentials``,
             ``BROWSER_CTX_HTTP_CREDENTIALS`` or ``--http-credentials-file``); default ``None``.
+        init_scripts: JavaScript files added to every frame of every page before the page's own scripts
+            (``--init-script``, repeatable), after browser-ctx's own; default none.
+        user_agent: the ``User-Agent`` the context sends and reports (``--user-agent``); default Chromium's.
+        proxy_server: ``scheme://host:port`` (http, https, socks4, socks5) or ``host:port`` every request goes
+            through (``--proxy-server``); ``proxy_bypass`` the comma-separated hosts that do not
+            (``--proxy-bypass``). Default ``None``.
+        grant_permissions: browser permissions granted to every origin (``--grant-permissions``), e.g.
+            ``("geolocation", "clipboard-read")``; default none.
     """
 
     executable_path: str | None = None
@@ -157,6 +165,11 @@ class LaunchSettings:
     connect_timeout_ms: float = 10_000
     connect_attempts: int = 4
     http_credentials: HttpCredentials | None = None
+    init_scripts: tuple[str, ...] = ()
+    user_agent: str | None = None
+    proxy_server: str | None = None
+    proxy_bypass: str | None = None
+    grant_permissions: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         """Check sizes and counts are positive.
@@ -320,6 +333,7 @@ class Settings:
         session_outputs: the folder holding every HTTP client session's own output folder, set per session
             by :func:`browser_ctx.files.session_settings`; uploads never read inside it except from this
             session's ``output_dir``. Default ``None`` (one session: stdio or ``--shared-context``).
+        tools: when not empty, the only tools offered, from any ``--caps`` set (``--tools``); default empty.
     """
 
     caps: CapSettings = field(default_factory=CapSettings)
@@ -332,3 +346,4 @@ class Settings:
     allowed_roots: tuple[str, ...] = ()
     output_dir: str | None = None
     session_outputs: str | None = None
+    tools: tuple[str, ...] = ()

@@ -16,11 +16,12 @@ import os
 import shutil
 import sys
 from pathlib import Path
+from typing import Any
 
 from .._errors import BrowserNotFound
 from ..settings import OFFLINE_EXTERNAL_RULES, LaunchSettings
 
-__all__ = ["find_executable", "chromium_args", "BASE_ARGS", "IGNORED_DEFAULT_ARGS"]
+__all__ = ["find_executable", "chromium_args", "context_options", "BASE_ARGS", "IGNORED_DEFAULT_ARGS"]
 
 #: Chromium's switch enabling web-platform features; given twice, the last wins, so the user's join ours.
 BLINK_FEATURES = "--enable-blink-features"
@@ -121,3 +122,17 @@ def chromium_args(settings: LaunchSettings) -> list[str]:
         else:
             args.append(arg)
     return args
+
+
+def context_options(settings: LaunchSettings) -> dict[str, Any]:
+    """Return the ``new_context`` options of ``--user-agent``, ``--proxy-server``/``--proxy-bypass`` and
+    ``--grant-permissions`` (only those given)."""
+    opts: dict[str, Any] = {}
+    if settings.user_agent:
+        opts["user_agent"] = settings.user_agent
+    if settings.proxy_server:
+        opts["proxy"] = {"server": settings.proxy_server,
+                         **({"bypass": settings.proxy_bypass} if settings.proxy_bypass else {})}
+    if settings.grant_permissions:
+        opts["permissions"] = list(settings.grant_permissions)
+    return opts

@@ -30,7 +30,7 @@ from ..settings import Settings
 from .capture import ConsoleHook, EventCapture
 from .dialogs import DialogCenter
 from .journal import install as install_journal
-from .launcher import IGNORED_DEFAULT_ARGS, chromium_args, find_executable
+from .launcher import IGNORED_DEFAULT_ARGS, chromium_args, context_options, find_executable
 from .refs import FrameIds, register_ref_engine
 from .remote import BrowserProvider, RemoteBrowser
 from .scripts import invocation
@@ -111,17 +111,17 @@ class Tab:
     #: The last whole-page walk with Chromium's names (a snapshot or an action's record) and the bound it was
     #: walked with (characters): the next action's "before" when the page version has not changed since.
     last_walk: tuple[int, PageWalk] | None = None
-    #: What was done in this tab, for ``browser_generate_test`` (kept only with ``--caps testing``).
-    steps: list[Step] = field(default_factory=list)
-    #: State of the opt-in tool families, by family (``perf``: a recording and the last report; ``emulation``: what
-    #: is in force; ``memory``: the last heap summary), owned by their ``browser/`` modules.
-    family_state: dict[str, Any] = field(default_factory=dict)
     #: Shapes of the lines that changed by themselves on the current document (a clock, a countdown: seen changing
     #: between two walks with no action of ours between, in two such intervals), left out of its records; how
     #: often each shape was seen so; and the document they are of.
     drifting: set[str] = field(default_factory=set)
     drift_seen: dict[str, int] = field(default_factory=dict)
     drift_document: str = ""
+    #: State of the opt-in tool families, by family (``perf``: a recording and the last report; ``emulation``: what
+    #: is in force; ``memory``: the last heap summary), owned by their ``browser/`` modules.
+    family_state: dict[str, Any] = field(default_factory=dict)
+    #: What was done in this tab, for ``browser_generate_test`` (kept only with ``--caps testing``).
+    steps: list[Step] = field(default_factory=list)
     worlds: Worlds = field(init=False)
 
     def __post_init__(self) -> None:
@@ -291,6 +291,7 @@ class BrowserSession:
             context_opts["http_credentials"] = {"username": creds.username, "password": creds.password,
                                                 **({"origin": creds.origin} if creds.origin else {})}
             self.redactor.remember(creds.password)  # a page that echoes it still never shows it
+        context_opts.update(context_options(launch))  # --user-agent, --proxy-server, --grant-permissions
         try:
             if self.provider is not None:
                 if launch.storage_state:
@@ -340,6 +341,8 @@ class BrowserSession:
             await context.route("**/*", self._filter_origin)
         await install_journal(context)  # the transient-UI journal, in every frame of every document
         await context.add_init_script(invocation("timers"))  # setTimeout kept for browser_evaluate (js/timers.js)
+        for path in launch.init_scripts:  # --init-script: after ours, before the page's own, in every frame
+            await context.add_init_script(path=path)
         self._kept_pages = set() if self._owns_context else set(context.pages)
         for page in list(context.pages):
             await self._adopt(page)

@@ -39,17 +39,17 @@ CAPS_SETS: dict[str, tuple[str, ...]] = {
     "core": ("core",),
     "debug": ("debug",),
     "vision": ("vision",),
-    "perf": ("perf",),
-    "emulation": ("emulation",),
-    "network": ("network",),
-    "storage": ("storage",),
-    "extra": ("extra",),
     "pdf": ("pdf",),
     "devtools": ("devtools",),
     "testing": ("testing",),
+    "perf": ("perf",),
+    "emulation": ("emulation",),
+    "extra": ("extra",),
+    "storage": ("storage",),
+    "network": ("network",),
     "default": ("core", "debug"),
-    "all": ("core", "debug", "vision", "perf", "emulation", "network", "storage", "extra", "pdf", "devtools",
-            "testing"),
+    "all": ("core", "debug", "vision", "pdf", "devtools", "testing", "perf", "emulation",
+            "extra", "storage", "network"),
 }
 
 def instructions(caps: CapSettings) -> str:
@@ -71,11 +71,12 @@ def instructions(caps: CapSettings) -> str:
 INSTRUCTIONS = instructions(CapSettings())
 
 
-def select_tools(caps: tuple[str, ...] = ("default",), *, evaluate: bool = True) -> list[ToolSpec]:
-    """Return the tools enabled by the ``--caps`` names (``core``, ``debug``, ``vision``, ``default``, ``all``);
-    ``evaluate=False`` (``--no-evaluate``) leaves out the tools that run the caller's JavaScript
-    (``ToolSpec.runs_page_code``). With ``browser_generate_test`` among them, the tools that act record their
-    steps (:func:`.tools.testing.recording`).
+def select_tools(caps: tuple[str, ...] = ("default",), *, evaluate: bool = True,
+                 only: tuple[str, ...] = ()) -> list[ToolSpec]:
+    """Return the tools enabled by the ``--caps`` names (see :data:`CAPS_SETS`), or, when ``only`` names tools
+    (``--tools``), exactly those, from any set; ``evaluate=False`` (``--no-evaluate``) leaves out the tools that
+    run the caller's JavaScript (``ToolSpec.runs_page_code``). With ``browser_generate_test`` among them, the
+    tools that act record their steps (:func:`.tools.testing.recording`).
 
     Raises:
         ValueError: an unknown caps name.
@@ -85,7 +86,8 @@ def select_tools(caps: tuple[str, ...] = ("default",), *, evaluate: bool = True)
         if name not in CAPS_SETS:
             raise ValueError(f"unknown --caps {name!r}; choose from {', '.join(CAPS_SETS)}")
         groups.update(CAPS_SETS[name])
-    chosen = [t for t in all_tools() if t.caps in groups and (evaluate or not t.runs_page_code)]
+    chosen = [t for t in all_tools() if (t.name in only if only else t.caps in groups)
+              and (evaluate or not t.runs_page_code)]
     if any(t.name == testing.GENERATE for t in chosen):
         chosen = [testing.recording(t) for t in chosen]
     return chosen
@@ -110,7 +112,7 @@ def create_server(settings: Settings | None = None, *, caps: tuple[str, ...] = (
         on shutdown.
     """
     settings = settings or Settings()
-    tools = {t.name: t for t in select_tools(caps, evaluate=evaluate)}
+    tools = {t.name: t for t in select_tools(caps, evaluate=evaluate, only=settings.tools)}
     listed = [
         types.Tool(name=t.name, description=t.description, input_schema=t.input_schema(),
                    # readOnlyHint defaults to false, so only read-only tools need to say it

@@ -240,8 +240,8 @@ def build_app(settings: Settings, options: HttpOptions, *, caps: tuple[str, ...]
     check_sdk()
     pool = SessionPool(settings, shared_context=options.shared_context, idle_timeout=options.idle_timeout)
     server = create_server(settings, caps=caps, evaluate=evaluate, pool=pool)
-    metrics = ServerMetrics(pool.stats, pool.peek_session, (t.name for t in select_tools(caps, evaluate=evaluate)),
-                            log_calls=options.access_log)
+    names = (t.name for t in select_tools(caps, evaluate=evaluate, only=settings.tools))
+    metrics = ServerMetrics(pool.stats, pool.peek_session, names, log_calls=options.access_log)
     pool.metrics = metrics
     server.middleware.append(metrics.middleware)
 
