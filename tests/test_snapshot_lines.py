@@ -39,7 +39,8 @@ def test_diff_of_snapshot_lines_matches_by_their_refs() -> None:
     before = '<button data-ref="e1">Save</button><button data-ref="e2">Save</button><p>Draft</p>'
     after = '<button data-ref="e1">Save</button><p>Saved</p>'
     opts = SnapshotOptions()
-    by_lines = diff_renderings(render_lines(before, url=PAGE, options=opts), render_lines(after, url=PAGE, options=opts))
+    by_lines = diff_renderings(render_lines(before, url=PAGE, options=opts),
+                               render_lines(after, url=PAGE, options=opts))
     by_text = diff_renderings(render_snapshot(before, url=PAGE), render_snapshot(after, url=PAGE))
     assert by_lines.disappeared == ['button "Save" [e2]', "text: Draft"]
     assert by_lines.appeared == ["text: Saved"]
