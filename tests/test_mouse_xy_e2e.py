@@ -32,7 +32,9 @@ async def test_click_move_drag_and_wheel_at_coordinates(site: str):
         assert rec.startswith('Moved the mouse to (350, 115) over div "Help"') and "Press Save to keep" in rec, rec
         rec = await call(s, "browser_mouse_drag_xy", startX=115, startY=260, endX=300, endY=260)
         assert rec.startswith('Dragged from (115, 260) on slider "Volume"'), rec
-        volume = int(re.search(r"volume (\d+)", await call(s, "browser_text", target="#status", format="text"))[1])
+        found = re.search(r"volume (\d+)", await call(s, "browser_text", target="#status", format="text"))
+        assert found is not None
+        volume = int(found[1])
         assert 40 <= volume <= 60, volume  # let go about half way along the 400 px track
         rec = await call(s, "browser_mouse_wheel", deltaY=500, x=600, y=600)
         assert rec.startswith("Turned the wheel by (0, 500) over "), rec
