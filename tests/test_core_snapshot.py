@@ -275,13 +275,16 @@ def test_fold_thresholds_are_options():
 
 
 def test_siblings_with_per_item_class_variants_fold():
-    names = ["news", "sport", "weather", "travel", "culture", "future", "music"]
+    names = ["news", "sport", "weather", "travel", "culture", "future", "music", "food"]
     items = "".join(f'<li class="orb-nav-{n}"><a href="/{n}" data-ref="e{i}">{n.title()}</a></li>'
                     for i, n in enumerate(names))
     out = snap(f"<nav><ul>{items}</ul></nav>")
     assert 'link "Weather" [e2] → /weather' in out
     assert "Travel" not in out
-    assert "… 4 more similar items" in out
+    assert "… 5 more similar items" in out
+    # a fold never hides fewer than 5 items: a run of 7 is shown whole
+    out = snap(f"<nav><ul>{items.rsplit('<li', 1)[0]}</ul></nav>")
+    assert "Music" in out and "more similar" not in out, out
 
 
 def test_link_urls_option():
@@ -482,7 +485,7 @@ def test_lists_of_up_to_20_choices_are_shown_whole():
     assert '"Country 20" [e20]' in twenty and "more similar" not in twenty, twenty
     many = render_snapshot(listbox(21))
     assert "… 18 more similar items" in many, many  # a longer list still folds, and says how many
-    plain = "".join(f'<li><a href="/n{i}">News {i}</a></li>' for i in range(1, 7))
+    plain = "".join(f'<li><a href="/n{i}">News {i}</a></li>' for i in range(1, 9))
     assert "more similar items" in render_snapshot(f"<ul>{plain}</ul>")  # other runs fold as before
 
 

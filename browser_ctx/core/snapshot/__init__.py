@@ -70,13 +70,14 @@ payloads, image ``src``, tracking query parameters, password values.
 The stages, one module each: :mod:`.render` walks the tree, :mod:`.inline` gathers inline text into lines,
 :mod:`.tables` lays out tables and grids, :mod:`.folding` folds runs and names the call that shows them, and
 :mod:`.lines` holds the structured :class:`~.lines.Line` every stage reads (kind, label, body, refs, character
-counts) and renders to text only at the end. Knobs are in :mod:`.options`.
+counts) and renders to text only at the end; :mod:`.fit` chooses which folds a budget needs and :mod:`.page`
+puts it together. Knobs are in :mod:`.options`.
 """
 
 from __future__ import annotations
 
 from .lines import Line
 from .options import UNFOLDED, SnapshotOptions
-from .render import render_lines, render_snapshot
+from .page import coverage, render_lines, render_snapshot
 
-__all__ = ["SnapshotOptions", "UNFOLDED", "Line", "render_lines", "render_snapshot"]
+__all__ = ["SnapshotOptions", "UNFOLDED", "Line", "coverage", "render_lines", "render_snapshot"]

@@ -13,7 +13,8 @@ import re
 from ..dom import Node, collapse_ws, is_interactive, role_of
 from .lines import Line
 
-__all__ = ["FORMATTING", "signature", "similar", "fold_prose", "common_ancestor", "fold_target", "fold_hint"]
+__all__ = ["FORMATTING", "Fold", "signature", "similar", "prose_folds", "prose_line", "common_ancestor", "fold_target",
+           "fold_hint"]
 
 #: Inline formatting tags, left out of a node's child-tag shape.
 FORMATTING = frozenset("b i em strong small sup sub abbr br wbr mark u s q cite font tt big del ins dfn var kbd "
@@ -61,33 +62,69 @@ def similar(a: tuple, b: tuple) -> bool:
     return bool(a[1] & b[1]) or bool(a[2] & b[2])
 
 
-def fold_prose(lines: list[Line], show: int) -> list[Line]:
-    """Replace plain text lines past the first ``show`` of a same-depth run with a count."""
+class Fold:
+    """One condensation the budget may apply (:mod:`.fit`): a folded run of similar siblings (``run``), a
+    table's rows past the first few (``rows``), a run of paragraphs past the first few (``prose``), or a long
+    text line cut (``cut``).
+
+    Attributes:
+        kind: ``run``, ``rows``, ``prose`` or ``cut``.
+        applied: whether the rendering applies it.
+        hides: the lines it hides when applied (their ``hidden_by`` holds it).
+        shows: the lines shown only when it is applied (its fold line).
+        refresh: the text lines whose body changes with it (inline items it folds, or its cut).
+        anchor: for ``prose``, the last line of its run, after which its fold line goes.
+        gen: for ``prose``, the round of the fitting it was found in (older ones are stale).
+        count: for ``run``/``rows``, the items it folds; ``hint`` the end of its fold line (:func:`fold_hint`).
+    """
+
+    __slots__ = ("kind", "applied", "hides", "shows", "refresh", "anchor", "gen", "count", "hint")
+
+    def __init__(self, kind: str) -> None:
+        self.kind = kind
+        self.applied = False
+        self.hides: list[Line] = []
+        self.shows: list[Line] = []
+        self.refresh: list[Line] = []
+        self.anchor: Line | None = None
+        self.gen = 0
+        self.count = 0
+        self.hint = ""
+
+
+def prose_folds(lines: list[Line], show: int, least: int, gen: int) -> list[Fold]:
+    """The paragraph folds of ``lines`` (the lines shown): each run of plain text lines at one depth, outside
+    open dialogs, with more than ``show`` lines and at least ``least`` past them, folds after its first
+    ``show``."""
     if show <= 0:
-        return lines
-    out: list[Line] = []
-    i = 0
-    n = len(lines)
+        return []
+    out: list[Fold] = []
+    i, n = 0, len(lines)
     while i < n:
         line = lines[i]
         if line.kind != "text" or line.whole:
-            out.append(line)
             i += 1
             continue
         j = i
         while j < n and lines[j].kind == "text" and lines[j].depth == line.depth and not lines[j].whole:
             j += 1
-        run = lines[i:j]
-        if len(run) > show + 1:
-            out.extend(run[:show])
-            rest = run[show:]
-            chars = sum(x.chars for x in rest)
-            hint = fold_hint(common_ancestor([x.scope for x in rest]))
-            out.append(Line(line.depth, f"… {len(rest):,} more paragraphs ({chars:,} chars){hint}", "fold"))
-        else:
-            out.extend(run)
+        if j - i - show >= max(1, least):
+            fold = Fold("prose")
+            fold.hides = lines[i + show:j]
+            fold.anchor = lines[j - 1]
+            fold.gen = gen
+            out.append(fold)
         i = j
     return out
+
+
+def prose_line(fold: Fold, hidden: list[Line]) -> Line:
+    """The line of an applied paragraph fold hiding ``hidden``: ``… N more paragraphs (M chars)`` and the call
+    that shows them."""
+    chars = sum(x.chars for x in hidden)
+    hint = fold_hint(common_ancestor([x.scope for x in hidden]))
+    depth = fold.anchor.depth if fold.anchor is not None else 0
+    return Line(depth, f"… {len(hidden):,} more paragraphs ({chars:,} chars){hint}", "fold")
 
 
 def common_ancestor(nodes: list[Node | None]) -> Node | None:

@@ -1,9 +1,11 @@
 """Inline text: the text, links, images and controls of one block gathered into ``text:`` lines.
 
-While the tree walk meets inline content it adds it to the renderer's accumulator (``r.acc``: ``("text", str)``,
-``("ctl", Node)``, ``("img", alt)``, ``("fold", (count, hint))``); a block boundary calls :func:`flush`, which
-merges it into one ``text:`` line (links inline as ``[name](ref)``, cut past ``max_text_chars``), and gives every
-other control a line of its own.
+While the tree walk meets inline content it adds it to the renderer's accumulator (``r.acc``: ``(kind, value,
+folds)`` with kind ``text`` (a string), ``ctl`` (a control node), ``img`` (an alt) or ``fold`` (a
+:class:`~.folding.Fold` whose marker goes there), and the folds whose hidden part holds it). A block boundary
+calls :func:`flush`: runs of text, links and images become one ``text:`` line (links inline as ``[name](ref)``),
+every other control a line of its own. A text line keeps its items (:class:`Item`), so its body is made again
+(:func:`refresh`) when a fold of some of them, or its cut past ``max_text_chars``, is applied.
 """
 
 from __future__ import annotations
@@ -12,13 +14,15 @@ import re
 from typing import TYPE_CHECKING, cast
 
 from ..dom import Node, collapse_ws, is_interactive, role_of
-from .lines import cut, cut_point, key_of
+from .folding import Fold
+from .lines import Line, cut, cut_point, key_of
 from .options import DIALOG_TEXT_CHARS, LONG_WORD_CHARS, WHOLE_WORD_CHARS
 
 if TYPE_CHECKING:
     from .render import Renderer
 
-__all__ = ["BLOCKISH", "flush", "emit_control", "inline_segments", "nested_controls", "text_outside_controls"]
+__all__ = ["BLOCKISH", "Item", "flush", "emit_control", "refresh", "inline_segments", "nested_controls",
+           "text_outside_controls"]
 
 _HAS_WORD = re.compile(r"\w")
 _WS = re.compile(r"\s+")
@@ -32,6 +36,31 @@ BLOCKISH = frozenset(
 )
 
 
+class Item:
+    """One inline item of a text line, rendered: ``text`` (its text), ``img`` (``img "alt"``), ``ctl`` (a link's
+    ``[name](ref)``, ``more`` its nested controls' forms, ``size`` the characters its name counts for the cut)
+    or ``fold`` (the marker of ``fold``: ``… N more similar items``); ``folds``: the folds hiding it."""
+
+    __slots__ = ("kind", "text", "more", "size", "refs", "folds", "fold")
+
+    def __init__(self, kind: str, text: str, folds: tuple[Fold, ...], *, more: tuple[str, ...] = (), size: int = 0,
+                 refs: tuple[str, ...] = (), fold: Fold | None = None) -> None:
+        self.kind = kind
+        self.text = text
+        self.more = more
+        self.size = size
+        self.refs = refs
+        self.folds = folds
+        self.fold = fold
+
+    @property
+    def shown(self) -> bool:
+        """Whether the item is shown with the folds as applied now."""
+        if any(f.applied for f in self.folds):
+            return False
+        return self.fold is None or self.fold.applied
+
+
 def flush(r: Renderer, depth: int) -> None:
     """Turn the accumulated inline content into lines at ``depth``: runs of text, links and images become one
     ``text:`` line each; every other control gets a line of its own (its nested controls below it)."""
@@ -39,21 +68,21 @@ def flush(r: Renderer, depth: int) -> None:
         return
     segs = r.acc
     r.acc = []
-    # Merge adjacent text segments.
-    merged: list[tuple[str, object]] = []
-    for kind, val in segs:
-        if kind == "text" and merged and merged[-1][0] == "text":
-            merged[-1] = ("text", merged[-1][1] + val)  # type: ignore[operator]
+    # Merge adjacent text segments (of the same folds).
+    merged: list[tuple[str, object, tuple[Fold, ...]]] = []
+    for kind, val, folds in segs:
+        if kind == "text" and merged and merged[-1][0] == "text" and merged[-1][2] == folds:
+            merged[-1] = ("text", cast(str, merged[-1][1]) + cast(str, val), folds)
         else:
-            merged.append((kind, val))
+            merged.append((kind, val, folds))
     # Collapse whitespace; drop label text that repeats a neighbouring control's name.
-    items: list[tuple[str, object]] = []
-    for i, (kind, val) in enumerate(merged):
+    items: list[tuple[str, object, tuple[Fold, ...]]] = []
+    for i, (kind, val, folds) in enumerate(merged):
         if kind == "text":
             text = _WS.sub(" ", cast(str, val))
             if not text.strip():
                 if text:
-                    items.append(("text", " "))
+                    items.append(("text", " ", folds))
                 continue
             key = key_of(text)
             if len(key) >= 2:
@@ -65,63 +94,112 @@ def flush(r: Renderer, depth: int) -> None:
                             dup = True
                 if dup:
                     continue
-            items.append(("text", text))
+            items.append(("text", text, folds))
         else:
-            items.append((kind, val))
+            items.append((kind, val, folds))
     # Split into units: runs of text/links/images stay together; other controls stand alone.
-    unit: list[tuple[str, object]] = []
-    for kind, val in items:
+    unit: list[tuple[str, object, tuple[Fold, ...]]] = []
+    for kind, val, folds in items:
         if kind == "ctl" and role_of(cast(Node, val)) != "link":
             _emit_unit(r, unit, depth)
             unit = []
-            emit_control(r, cast(Node, val), depth)
+            emit_control(r, cast(Node, val), depth, folds)
         else:
-            unit.append((kind, val))
+            unit.append((kind, val, folds))
     _emit_unit(r, unit, depth)
 
 
-def emit_control(r: Renderer, node: Node, depth: int) -> None:
+def emit_control(r: Renderer, node: Node, depth: int, folds: tuple[Fold, ...] | None = None) -> None:
     """A control's own line, and its nested controls one level below (a select's options excepted)."""
     text, key = r.control_line(node)
     ref = node.attrs.get("data-ref")
-    r.emit(depth, text, "control", key, refs=[ref] if ref else [])
+    r.emit(depth, text, "control", key, refs=[ref] if ref else [], hidden_by=folds)
     if node.tag != "select":
         for n in nested_controls(node):
-            emit_control(r, n, depth + 1)
+            emit_control(r, n, depth + 1, folds)
 
 
-def _emit_unit(r: Renderer, unit: list[tuple[str, object]], depth: int) -> None:
+def _emit_unit(r: Renderer, unit: list[tuple[str, object, tuple[Fold, ...]]], depth: int) -> None:
     if not unit:
         return
-    has_text = any(k == "text" and _HAS_WORD.search(cast(str, v)) for k, v in unit)
+    has_text = any(k == "text" and _HAS_WORD.search(cast(str, v)) for k, v, _ in unit)
     if not has_text:
-        for kind, val in unit:
+        for kind, val, folds in unit:
             if kind == "ctl":
-                emit_control(r, cast(Node, val), depth)
+                emit_control(r, cast(Node, val), depth, folds)
             elif kind == "fold":
-                count, hint = cast(tuple[int, str], val)
-                r.emit(depth, f"… {count:,} more similar items{hint}", "fold")
+                fold = cast(Fold, val)
+                r.emit(depth, r.fold_text(fold), "fold", hidden_by=folds, shown_by=fold)
             elif kind == "img":
-                r.emit(depth, f'img "{val}"', "other", key_of(cast(str, val)))
+                r.emit(depth, f'img "{val}"', "other", key_of(cast(str, val)), hidden_by=folds)
         return
-    budget = max(r.o.max_text_chars, DIALOG_TEXT_CHARS) if r.in_dialog else r.o.max_text_chars
-    body, cut_chars, marks, refs = _unit_body(r, unit, budget)
-    kind = "textref" if any(k == "ctl" for k, _ in unit) else "text"
-    r.emit(depth, body, kind, key_of(body), label="text", refs=refs, chars=len(body) - marks + cut_chars,
-           cut=cut_chars)
+    parts: list[Item] = []
+    for kind, val, folds in unit:
+        if kind == "ctl":
+            node = cast(Node, val)
+            nested = nested_controls(node)
+            parts.append(Item("ctl", r.inline_control(node), folds, more=tuple(r.inline_control(n) for n in nested),
+                              size=len(r.name(node)), refs=tuple(x for c in (node, *nested)
+                                                                 if (x := c.attrs.get("data-ref")))))
+        elif kind == "fold":
+            fold = cast(Fold, val)
+            parts.append(Item("fold", f" {r.fold_text(fold)} ", folds, fold=fold))
+        else:
+            parts.append(Item(kind, cast(str, val), folds))
+    content = [p for p in parts if p.kind != "fold"]
+    common = tuple(f for f in content[0].folds if all(f in p.folds for p in content[1:])) if content else ()
+    line = r.emit(depth, "", "textref" if any(p.kind == "ctl" for p in parts) else "text", label="text",
+                  hidden_by=common)
+    line.unit = parts
+    line.cut_at = max(r.o.max_text_chars, DIALOG_TEXT_CHARS) if r.in_dialog else r.o.max_text_chars
+    swaps = list(dict.fromkeys(f for p in parts for f in (*p.folds, *((p.fold,) if p.fold else ()))
+                               if f not in common))
+    shown = [p for p in parts if p.shown]
+    whole, short = _body(shown, 0), _body(shown, line.cut_at)
+    state = tuple(f.applied for f in swaps)
+    if short[0] != whole[0]:
+        line.cut_fold = r.fold("cut")
+        swaps.append(line.cut_fold)
+        line.forms[(*state, True)] = short
+        state = (*state, False)
+    line.forms[state] = whole
+    for fold in swaps:
+        fold.refresh.append(line)
+    line.swaps = tuple(swaps)
+    refresh(line)
 
 
-def _unit_body(r: Renderer, unit: list[tuple[str, object]], budget: int) -> tuple[str, int, int, list[str]]:
-    """One unit's line body, its text cut past ``budget`` characters (0: whole) while links after the cut keep
-    their refs; the characters cut, the ``…`` marks the cut put in the body, and the refs shown."""
+def refresh(line: Line) -> None:
+    """Make a text line's body again from its items, with the folds as applied now (a code line: its cut or
+    whole form)."""
+    cutting = line.cut_fold is not None and line.cut_fold.applied
+    if line.unit is None:
+        if line.short is not None and line.full is not None:
+            line.body, line.cut = line.short if cutting else (line.full[0], 0)
+        return
+    state = tuple(f.applied for f in line.swaps)
+    form = line.forms.get(state)
+    if form is None:
+        form = line.forms[state] = _body([p for p in line.unit if p.shown], line.cut_at if cutting else 0)
+    body, cut_chars, marks, refs = form
+    line.body, line.cut, line.refs = body, cut_chars, refs
+    line.chars = len(body) - marks + cut_chars
+    line.key = key_of(body)
+
+
+def _body(unit: list[Item], budget: int) -> tuple[str, int, int, list[str]]:
+    """A text line's body from its shown items, its text cut past ``budget`` characters (0: whole) while links
+    after the cut keep their refs; the characters cut, the ``…`` marks the cut put in the body, and the refs
+    shown."""
     marks = 0
     used = 0
     cut_chars = 0
     out: list[str] = []
     refs: list[str] = []
-    for kind, val in unit:
+    for item in unit:
+        kind = item.kind
         if kind == "text":
-            text = cast(str, val)
+            text = item.text
             if out and out[-1].endswith(")") and text[:1].isalnum():
                 text = " " + text  # "[link](e1) word", but "[link](e1)." stays tight
             if budget and used >= budget:
@@ -150,30 +228,21 @@ def _unit_body(r: Renderer, unit: list[tuple[str, object]], budget: int) -> tupl
             used += len(text)
             out.append(text)
         elif kind == "fold":
-            count, hint = cast(tuple[int, str], val)
-            out.append(f" … {count:,} more similar items{hint} ")
+            out.append(item.text)
         elif kind == "img":
-            label = f'img "{val}"'
+            label = f'img "{item.text}"'
             if budget and used >= budget:
                 continue
             used += len(label)
             out.append(f" {label} ")
         else:
-            node = cast(Node, val)
             if out and not out[-1].endswith((" ", "(", "[", "\"", "“", "'")):
                 out.append(" ")
-            out.append(r.inline_control(node))
-            refs.extend(_refs(node))
-            used += len(r.name(node))
-            for n in nested_controls(node):
-                out.append(" " + r.inline_control(n))
-                refs.extend(_refs(n))
+            out.append(item.text)
+            refs.extend(item.refs)
+            used += item.size
+            out.extend(" " + form for form in item.more)
     return collapse_ws("".join(out)), cut_chars, marks, refs
-
-
-def _refs(node: Node) -> list[str]:
-    ref = node.attrs.get("data-ref")
-    return [ref] if ref else []
 
 
 def inline_segments(node: Node, out: list[tuple[str, str, str]], r: Renderer) -> None:

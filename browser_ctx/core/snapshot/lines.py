@@ -8,10 +8,15 @@ fitting the budget, the action record's diff) read its fields, never its text.
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from ..dom import Document, Node, accessible_name, collapse_ws, control_state, control_value, role_of
 from ..urls import shorten_url
 from .options import SnapshotOptions
+
+if TYPE_CHECKING:
+    from .folding import Fold
+    from .inline import Item
 
 __all__ = ["Line", "LineMaker", "key_of", "cut", "cut_point", "ref_of", "dedupe_labels"]
 
@@ -63,10 +68,18 @@ class Line:
         whole: text in an open dialog: never folded away.
         item: shown as a list item (``- body``; a ``text`` label is left out).
         opens: a container whose content follows (ends with ``:``).
+        hidden_by: the folds that hide this line when one of them is applied (it lies in what they fold).
+        shown_by: the fold whose line this is (shown only when that fold is applied); ``None`` for content.
+        unit: for a text line, its inline items (:mod:`.inline`), from which its body is made again when a fold
+            of some of its items, or its cut, is applied; ``None`` otherwise.
+        cut_at: characters of text the line keeps when its cut is applied.
+        cut_fold: the fold that cuts this line (``None``: never cut).
+        short: for a code line, its cut form ``(body, cut)``; ``full`` its whole form.
+        swaps: the folds a text line's body depends on; ``forms`` its bodies made so far, by their states.
     """
 
     __slots__ = ("depth", "kind", "label", "body", "refs", "chars", "cut", "key", "scope", "whole", "item",
-                 "opens")
+                 "opens", "hidden_by", "shown_by", "unit", "cut_at", "cut_fold", "short", "full", "swaps", "forms")
 
     def __init__(self, depth: int, body: str, kind: str = "other", *, label: str = "", refs: list[str] | None = None,
                  chars: int | None = None, cut: int = 0, key: str = "", scope: Node | None = None,
@@ -83,6 +96,15 @@ class Line:
         self.whole = False
         self.item = False
         self.opens = opens
+        self.hidden_by: tuple[Fold, ...] = ()
+        self.shown_by: Fold | None = None
+        self.unit: list[Item] | None = None
+        self.cut_at = 0
+        self.cut_fold: Fold | None = None
+        self.short: tuple[str, int] | None = None
+        self.full: tuple[str, int] | None = None
+        self.swaps: tuple[Fold, ...] = ()  # the folds its body depends on (its cut last)
+        self.forms: dict[tuple[bool, ...], tuple[str, int, int, list[str]]] = {}  # body by their states
 
     @property
     def text(self) -> str:

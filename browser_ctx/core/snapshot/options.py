@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["SnapshotOptions", "DEFAULTS", "UNFOLDED", "DIALOG_TEXT_CHARS", "WHOLE_WORD_CHARS", "LONG_WORD_CHARS"]
+__all__ = ["SnapshotOptions", "DEFAULTS", "UNFOLDED", "FOLD_LEAST", "DIALOG_TEXT_CHARS", "WHOLE_WORD_CHARS",
+           "LONG_WORD_CHARS"]
 
 
 @dataclass(frozen=True)
@@ -59,6 +60,9 @@ class SnapshotOptions:
     prose_show: int = 3
     link_urls: bool = True
 
+
+#: The fewest items (similar siblings, table rows, paragraphs) a fold hides: a shorter run is shown whole.
+FOLD_LEAST = 5
 
 #: The default options.
 DEFAULTS = SnapshotOptions()

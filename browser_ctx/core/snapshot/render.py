@@ -1,5 +1,5 @@
 """The tree walk of a snapshot: :class:`Renderer` turns a :class:`~browser_ctx.core.tree.Document` into
-:class:`~browser_ctx.core.snapshot.lines.Line` objects, and :func:`render_snapshot` joins them into text."""
+:class:`~browser_ctx.core.snapshot.lines.Line` objects (:mod:`.page` fits and joins them)."""
 
 from __future__ import annotations
 
@@ -9,23 +9,21 @@ from ..dom import (
     BLOCK_TAGS,
     Document,
     Node,
-    as_document,
     collapse_ws,
     heading_level,
     is_interactive,
     landmark_of,
     role_of,
 )
-from ..urls import shorten_url, strip_tracking
-from .folding import fold_hint, fold_prose, signature, similar
+from ..urls import shorten_url
+from .folding import Fold, fold_hint, signature, similar
 from .inline import BLOCKISH, flush, nested_controls, text_outside_controls
-from .lines import Line, LineMaker, cut, cut_point, dedupe_labels, key_of
-from .options import DEFAULTS, SnapshotOptions
+from .lines import Line, LineMaker, cut, cut_point, key_of
+from .options import FOLD_LEAST, SnapshotOptions
 from .tables import TABLE_ROLES, grid_rows, is_data_table, render_table
 
-__all__ = ["Renderer", "render_lines", "render_snapshot"]
+__all__ = ["Renderer"]
 
-_URL_IN_TEXT = re.compile(r"https?://[^\s)\]\"'<>]+\?[^\s)\]\"'<>]+")
 _HAS_WORD = re.compile(r"\w")
 
 _NO_FOLD = frozenset("p h1 h2 h3 h4 h5 h6 pre blockquote hr br dt dd caption legend summary details bc-frame iframe "
@@ -46,12 +44,20 @@ _LIST_TAGS = frozenset(("ul", "ol", "menu", "dl", "dir"))
 
 
 class Renderer(LineMaker):
-    """One rendering: walks the tree, gathers inline content (``acc``, see :mod:`.inline`) and emits lines."""
+    """One rendering: walks the tree, gathers inline content (``acc``, see :mod:`.inline`) and emits lines.
 
-    def __init__(self, doc: Document, opts: SnapshotOptions, base: str) -> None:
+    With ``plan``, everything is rendered, what a fold would hide included (its lines and inline items carry the
+    fold), for :class:`~.fit.Fitter` to choose which folds to apply; without, every fold is applied as it is met
+    and what it hides is never rendered.
+    """
+
+    def __init__(self, doc: Document, opts: SnapshotOptions, base: str, *, plan: bool = False) -> None:
         super().__init__(doc, opts, base)
+        self.plan = plan
         self.lines: list[Line] = []
-        self.acc: list[tuple[str, object]] = []  # ("text", str) | ("ctl", Node) | ("img", str) | ("fold", …)
+        self.acc: list[tuple[str, object, tuple[Fold, ...]]] = []  # (kind, value, folds hiding it): see .inline
+        self.folds: list[Fold] = []
+        self.hiding: tuple[Fold, ...] = ()  # the folds whose hidden part is being rendered
         self._sig_cache: dict[int, tuple] = {}
         self._field_cache: dict[int, bool] = {}
         self.scope: Node | None = None  # the element whose children are being rendered
@@ -59,11 +65,31 @@ class Renderer(LineMaker):
 
     # ------------------------------------------------------------------ helpers
     def emit(self, depth: int, body: str, kind: str = "other", key: str = "", *, label: str = "",
-             refs: list[str] | None = None, chars: int | None = None, cut: int = 0, opens: bool = False) -> None:
+             refs: list[str] | None = None, chars: int | None = None, cut: int = 0, opens: bool = False,
+             hidden_by: tuple[Fold, ...] | None = None, shown_by: Fold | None = None) -> Line:
+        """Add a line (hidden by the folds being rendered, unless ``hidden_by`` says which) and return it."""
         line = Line(depth, body, kind, label=label, refs=refs, chars=chars, cut=cut, key=key, scope=self.scope,
                     opens=opens)
         line.whole = self.in_dialog > 0
+        line.hidden_by = self.hiding if hidden_by is None else hidden_by
+        line.shown_by = shown_by
         self.lines.append(line)
+        return line
+
+    def add(self, kind: str, value: object) -> None:
+        """Add inline content (see :mod:`.inline`)."""
+        self.acc.append((kind, value, self.hiding))
+
+    def fold(self, kind: str) -> Fold:
+        """A new fold of this rendering (applied at once when not planning)."""
+        fold = Fold(kind)
+        fold.applied = not self.plan
+        self.folds.append(fold)
+        return fold
+
+    @staticmethod
+    def fold_text(fold: Fold) -> str:
+        return f"… {fold.count:,} more similar items{fold.hint}"
 
     def flush(self, depth: int) -> None:
         flush(self, depth)
@@ -99,7 +125,7 @@ class Renderer(LineMaker):
         while i < n:
             child = children[i]
             if child.is_text:
-                self.acc.append(("text", child.text))
+                self.add("text", child.text)
                 i += 1
                 continue
             # Detect a run of similar element siblings starting here.
@@ -120,26 +146,40 @@ class Renderer(LineMaker):
                     run.append(j)
                     j += 1
                 limit = o.choice_fold_min if sig[3] in _CHOICE_ROLES else o.fold_min
-                if len(run) >= limit and not any(self.has_field(children[k]) for k in run):
-                    hidden = len(run) - o.fold_show
-                    inline = child.tag not in _STRUCTURAL
-                    for k in range(i, run[o.fold_show - 1] + 1):
-                        c = children[k]
-                        if c.is_text:
-                            self.acc.append(("text", c.text))
-                        else:
-                            self.render_node(c, depth)
-                            if not inline:
-                                self.flush(depth)
-                    if inline:
-                        self.acc.append(("fold", (hidden, fold_hint(node))))
-                    else:
-                        self.flush(depth)
-                        self.emit(depth, f"… {hidden:,} more similar items{fold_hint(node)}", "fold")
+                if len(run) >= limit and len(run) - o.fold_show >= FOLD_LEAST \
+                        and not any(self.has_field(children[k]) for k in run):
+                    self._fold_run(node, run, depth)
                     i = run[-1] + 1
                     continue
             self.render_node(child, depth)
             i += 1
+
+    def _fold_run(self, node: Node, run: list[int], depth: int) -> None:
+        """Render a run of similar children (indexes ``run``), all but its first ``fold_show`` items under a fold
+        (not rendered at all unless planning), then the fold's line (inline in the text when the items are)."""
+        children = node.children
+        fold = self.fold("run")
+        fold.count = len(run) - self.o.fold_show
+        fold.hint = fold_hint(node)
+        inline = children[run[0]].tag not in _STRUCTURAL
+        outer = self.hiding
+        last = run[-1] if self.plan else run[self.o.fold_show - 1]
+        for k in range(run[0], last + 1):
+            if k == run[self.o.fold_show - 1] + 1:
+                self.hiding = (*outer, fold)
+            c = children[k]
+            if c.is_text:
+                self.add("text", c.text)
+            else:
+                self.render_node(c, depth)
+                if not inline:
+                    self.flush(depth)
+        self.hiding = outer
+        if inline:
+            self.add("fold", fold)
+        else:
+            self.flush(depth)
+            self.emit(depth, self.fold_text(fold), "fold", shown_by=fold)
 
     def container(self, node: Node, depth: int, header: str) -> None:
         self.flush(depth)
@@ -153,17 +193,17 @@ class Renderer(LineMaker):
     def render_node(self, node: Node, depth: int) -> None:
         tag = node.tag
         if is_interactive(node):
-            self.acc.append(("ctl", node))
+            self.add("ctl", node)
             return
         if tag == "img":
             alt = collapse_ws(node.attrs.get("alt") or node.attrs.get("data-name") or "")
             if alt:
                 if len(alt) > self.o.name_chars:
                     alt = alt[: self.o.name_chars - 1] + "…"
-                self.acc.append(("img", alt))
+                self.add("img", alt)
             return
         if tag == "br":
-            self.acc.append(("text", " "))
+            self.add("text", " ")
             return
         level = heading_level(node)
         if level is not None:
@@ -216,13 +256,15 @@ class Renderer(LineMaker):
             self.flush(depth)
             text = collapse_ws(node.raw_text())
             if text:
+                line = self.emit(depth, text, "text", key_of(text), label="code")
                 at = cut_point(text, self.o.max_text_chars)
                 if at < len(text):
                     kept = text[:at].rstrip()
-                    self.emit(depth, kept + "…", "text", key_of(text), label="code", chars=len(text),
-                              cut=len(text) - len(kept))
-                else:
-                    self.emit(depth, text, "text", key_of(text), label="code")
+                    line.short, line.full = (kept + "…", len(text) - len(kept)), (text, 0)
+                    line.cut_fold = self.fold("cut")
+                    line.cut_fold.refresh.append(line)
+                    if line.cut_fold.applied:
+                        line.body, line.cut = line.short
             return
         if tag == "hr":
             self.flush(depth)
@@ -254,9 +296,9 @@ class Renderer(LineMaker):
             return
         if tag in ("td", "th"):
             # Cell of a layout table: inline content separated from its neighbours.
-            self.acc.append(("text", " "))
+            self.add("text", " ")
             self.render_children(node, depth)
-            self.acc.append(("text", " "))
+            self.add("text", " ")
             return
         if tag in BLOCKISH:
             self.flush(depth)
@@ -317,7 +359,9 @@ class Renderer(LineMaker):
             return
         first = self.lines[start]
         if first.depth != depth + 1:
-            self.lines.insert(start, Line(depth, "- listitem", "container", opens=True))
+            head = Line(depth, "- listitem", "container", opens=True, scope=self.scope)
+            head.hidden_by = self.hiding
+            self.lines.insert(start, head)
             return
         first.item = True
         first.depth = depth
@@ -343,47 +387,3 @@ def _list_items(node: Node) -> int:
         elif n.tag not in _LIST_TAGS and n.attrs.get("role") != "list":
             stack.extend(c for c in n.children if not c.is_text)
     return count
-
-
-def render_lines(html: str | Document, *, url: str = "", options: SnapshotOptions = DEFAULTS) -> list[Line]:
-    """The lines of a snapshot (labels deduped, paragraphs folded), before they are joined into text."""
-    r = Renderer(as_document(html), options, url)
-    r.render_children(r.doc.body, 0)
-    r.flush(0)
-    lines = fold_prose(dedupe_labels(r.lines), options.prose_show)
-    for line in lines:  # URLs quoted in visible text (a link named by its own URL, say) lose their trackers too
-        if "?" in line.body:
-            line.body = _URL_IN_TEXT.sub(lambda m: strip_tracking(m.group(0)), line.body)
-    return lines
-
-
-def render_snapshot(html: str | Document, *, title: str = "", url: str = "",
-                    options: SnapshotOptions = DEFAULTS, page_line: bool = True) -> str:
-    """Return the condensed summary of a page (format in :mod:`browser_ctx.core.snapshot`).
-
-    Args:
-        html: a walked tree (:class:`~browser_ctx.core.tree.Document`), or raw HTML (hidden content and
-            noise are dropped as in :func:`browser_ctx.core.dom.parse_html`). Child frames are
-            ``bc-frame`` elements (``data-frame=ID data-url=URL``) with their content inside.
-        title: page title for the first line (``Page: title — url``); the line is left
-            out when both ``title`` and ``url`` are empty.
-        url: page URL; links on the same origin are shown relative to it.
-        options: :class:`SnapshotOptions`.
-        page_line: start with the ``Page: title — url`` line (default ``True``); ``False`` for a part of a
-            page whose caller prints that line once (a targeted snapshot).
-
-    Returns:
-        Lines joined with ``\\n`` (no trailing newline); deterministic for the same input.
-        ``"(empty page)"`` follows the title line when nothing visible remains.
-    """
-    lines = render_lines(html, url=url, options=options)
-    out: list[str] = []
-    if page_line and (title or url):
-        head = "Page: " + (collapse_ws(title) or "(untitled)")
-        if url:
-            head += " — " + shorten_url(url, limit=200)
-        out.append(head)
-    if not lines:
-        out.append("(empty page)")
-    out.extend("  " * line.depth + line.text for line in lines)
-    return "\n".join(out)

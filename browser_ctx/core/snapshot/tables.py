@@ -23,6 +23,7 @@ from ..dom import Node, collapse_ws, control_state, is_interactive, role_of, tab
 from .folding import fold_hint
 from .inline import inline_segments, nested_controls, text_outside_controls
 from .lines import cut, key_of
+from .options import FOLD_LEAST
 
 if TYPE_CHECKING:
     from .render import Renderer
@@ -360,10 +361,17 @@ def render_table(r: Renderer, node: Node, depth: int) -> None:
                refs=header_refs)
     whole = o.grid_rows_whole if kind in ("grid", "treegrid") else o.table_rows_whole
     shown = len(body) if len(body) <= max(whole, o.table_rows + 1) else o.table_rows
-    for i, row in enumerate(body[:shown]):
+    if len(body) - shown < FOLD_LEAST:
+        shown = len(body)
+    fold = r.fold("rows") if shown < len(body) else None
+    outer = r.hiding
+    for i, row in enumerate(body if fold is None or r.plan else body[:shown]):
+        if i == shown and fold is not None:
+            r.hiding = (*outer, fold)
         row_texts, refs = texts_of(nhead + i)
         row_ref = row.attrs.get("data-ref")
         r.emit(depth + 1, _row_head(row, "row") + _cells_line(row_texts, o.table_cols), "other",
                refs=[row_ref, *refs] if row_ref else refs)
-    if len(body) > shown:
-        r.emit(depth + 1, f"… {len(body) - shown:,} more rows{fold_hint(node)}", "fold")
+    r.hiding = outer
+    if fold is not None:
+        r.emit(depth + 1, f"… {len(body) - shown:,} more rows{fold_hint(node)}", "fold", shown_by=fold)

@@ -53,6 +53,10 @@ def _join_matches(target: str, parts: list[str], total: int) -> str:
     return text
 
 
+#: Tokens of a call's budget a snapshot leaves to the structured content and notes; it fits the rest whole when it
+#: can (``render_snapshot(max_tokens=…)``), and the pipeline's cap cuts what is still over.
+SNAPSHOT_RESERVE_TOKENS = 120
+
 #: Size of a walk (characters of the walker's JSON) above which rendering runs in a worker thread, so one large
 #: read does not hold the event loop (and every other client of an HTTP server) while it condenses.
 OFF_LOOP_CHARS = 200_000
@@ -171,7 +175,9 @@ async def snapshot(call: ToolCall) -> Rendered:
         title = await reading.page_title(tab, call.settings)
         parts = await reading.walk_target(tab, target, call.settings)
         total = max(len(parts), await reading.count_matches(tab, target))
-        rendered = [render_snapshot(p.doc, url=page.url, page_line=False, options=UNFOLDED) for p in parts]
+        fit = max(1, call.budget.tokens - SNAPSHOT_RESERVE_TOKENS)
+        rendered = [render_snapshot(p.doc, url=page.url, page_line=False, options=UNFOLDED, max_tokens=fit)
+                    for p in parts]
         text = f"Page: {title} — {page.url}\n" + _join_matches(target, rendered, total)
         meta: dict[str, object] = {"matches": total, PAGE_META_KEY: _walked(parts, total)}
     else:
@@ -179,7 +185,10 @@ async def snapshot(call: ToolCall) -> Rendered:
         read = await reading.walk_tab_page(tab, call.settings, bound)
         reading.remember(tab, bound, read)
         title = read.title
-        text = await _off_loop(lambda: render_snapshot(read.doc, title=title, url=page.url), read.size)
+        fit = max(1, call.budget.tokens - SNAPSHOT_RESERVE_TOKENS)
+        text = await _off_loop(lambda: render_snapshot(read.doc, title=title, url=page.url, max_tokens=fit,
+                                                       read=(read.complete, read.elements_left, read.siblings_left)),
+                               read.size)
         meta = {PAGE_META_KEY: page_fingerprint([*read.wire, read.rest])}
         version = read.version
         if read.walker_names:
