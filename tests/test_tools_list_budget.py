@@ -29,9 +29,10 @@ DEFAULT_SET_BUDGET = 2000
 #: Measured in docs/reference (tools/list result, o200k tokens).
 PLAYWRIGHT_MCP, CHROME_DEVTOOLS_MCP = 4415, 5953
 #: @playwright/mcp 0.0.83's tools/list with ``--caps vision,storage,network,pdf,devtools,testing`` (71 tools), and
-#: what its vision, storage and network caps each add to its default 25 tools (measured as docs/reference does).
+#: what its vision, storage, network, pdf, devtools and testing caps each add to its default 25 tools (measured as
+#: docs/reference does; devtools adds 13 tools, testing 5).
 PLAYWRIGHT_MCP_ALL = 10_000
-PLAYWRIGHT_MCP_ADDS = {"vision": 730, "storage": 1716, "network": 531}
+PLAYWRIGHT_MCP_ADDS = {"vision": 730, "storage": 1716, "network": 531, "pdf": 119, "devtools": 1770, "testing": 719}
 
 
 @contextlib.asynccontextmanager
@@ -71,7 +72,8 @@ async def tools_list_cost(*caps: str) -> tuple[int, list[str]]:
 
 async def test_default_tool_set_costs_at_most_2000_tokens():
     costs = {}
-    for caps in ("core", "debug", "vision", "extra", "storage", "network", "default", "all"):
+    for caps in ("core", "debug", "vision", "extra", "storage", "network", "pdf", "devtools", "testing", "default",
+                 "all"):
         costs[caps] = await tools_list_cost(caps)
     costs["default+vision"] = await tools_list_cost("default", "vision")
     print("\ntools/list tokens (o200k) per --caps set:")
