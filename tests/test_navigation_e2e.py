@@ -8,7 +8,9 @@ Served from ``fixtures/navigation/`` on localhost, driven through ``browser-ctx 
 - ``alert-on-load.html`` calls ``alert()`` in an inline script: the card names it and its answer;
 - ``replace-state.html`` changes its URL with ``history.replaceState``: the same document, so no hop;
 - ``late-redirect.html`` sets ``location.href`` 1.5 s after load: still followed (its inline script
-  mentions ``location``, so it is watched for 2 s).
+  mentions ``location``, so it is watched for 2 s);
+- ``timer-redirect.html`` has no inline script; its external ``timer-redirect.js`` sets ``location.href`` 900 ms
+  after load: followed too (a small external script that sets ``location`` on a timer is read).
 """
 
 from __future__ import annotations
@@ -56,6 +58,24 @@ async def test_a_script_redirect_after_1_5_s_is_followed(site: str) -> None:
         assert not result.is_error, text
         assert "chain-end.html?from=late (HTTP 200)" in text.splitlines()[0], text
         assert "late-redirect.html (HTTP 200, script) → final page" in text, text
+
+
+async def test_an_external_script_redirect_900_ms_after_load_is_followed(site: str) -> None:
+    async with mcp_session() as s:
+        # warm up: a first navigation (the browser starting) can take longer than the page's 900 ms by itself
+        await s.call_tool("browser_navigate", {"url": f"{site}/article.html"})
+        result = await s.call_tool("browser_navigate", {"url": f"{site}/navigation/timer-redirect.html"})
+        text = result_text(result)
+        assert not result.is_error, text
+        first = text.splitlines()[0]
+        assert first.startswith("Page: Dashboard — ") and "chain-end.html?from=timer (HTTP 200)" in first, text
+        assert "timer-redirect.html (HTTP 200, script) → final page" in text, text
+        assert "h1 Dashboard" in text, text
+        meta = result.structured_content or {}
+        assert meta["url"].endswith("/navigation/chain-end.html?from=timer"), meta
+        # the card and the tab agree: a read right after it is of the same page
+        snap = result_text(await s.call_tool("browser_snapshot", {}))
+        assert "chain-end.html?from=timer" in snap.splitlines()[0] and "Dashboard" in snap, snap
 
 
 async def test_alert_during_load_appears_in_the_card(site: str) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, NamedTuple
@@ -38,6 +39,7 @@ CLIENT_REDIRECT_S = 2
 #: script's ``location.replace`` on a timer, a meta refresh added late) before the card describes it,
 #: when one of its inline scripts sets ``location`` (``location.href = …``, ``location.replace(…)``…)…
 CLIENT_REDIRECT_WATCH_MS = 2_000
+#: or a small external script of it sets ``location`` and starts a timer (:meth:`NavigationReasons.timer_redirect`)…
 #: … and when none does (an app bundle may still move it; most pages stay): the cost every navigation pays. A
 #: page that asks to go elsewhere meanwhile (CDP ``Page.frameRequestedNavigation``: ``location`` set from a
 #: load handler or a timer of its own) is then watched for :data:`CLIENT_REDIRECT_WATCH_MS` ms from that moment.
@@ -82,6 +84,18 @@ _REASONS = {"metaTagRefresh": "meta refresh", "httpHeaderRefresh": "Refresh head
 #: The longest wait (s) for each step of the navigation-reasons CDP session (open, enable, detach): a
 #: renderer stuck in a script never answers them.
 CDP_WAIT_S = 1.0
+#: Code that sets ``location`` (the same test as ``js/document_facts.js`` makes of inline scripts)…
+_SETS_LOCATION = re.compile(r"\blocation(?:\.href)?\s*=(?!=)|\blocation\.(?:replace|assign|reload)\s*\(")
+#: … and starts a timer: an external script with both may move the page on after its load.
+_TIMER = re.compile(r"\bset(?:Timeout|Interval)\s*\(")
+#: External scripts of a document read for :meth:`NavigationReasons.timer_redirect`: at most this many, each
+#: of at most this many bytes (a redirect helper is small; an app bundle is not read). It is read only when the
+#: page's resource timing shows such a script (``Document.small_scripts``; a cross-origin one without
+#: ``Timing-Allow-Origin`` has no size there and is not read).
+SCANNED_SCRIPTS = 8
+SCANNED_SCRIPT_BYTES = 20_000
+#: The longest wait (s) for the main frame's resource tree and those scripts' text.
+SCAN_WAIT_S = 0.5
 
 
 class NavigationReasons:
@@ -119,6 +133,31 @@ class NavigationReasons:
         except (PlaywrightError, TimeoutError, KeyError) as exc:  # no CDP here, the page closed, or busy
             log.debug("no CDP session for navigation reasons: %s", one_line(str(exc), 120))
         return self
+
+    async def timer_redirect(self) -> bool:
+        """Whether a small external script of the main frame's current document both sets ``location`` and
+        starts a timer (``setTimeout``/``setInterval``): it may move the page on after its load, where no inline
+        script says so. Reads the scripts the page already has (CDP ``Page.getResourceTree``, then
+        ``Page.getResourceContent`` of at most :data:`SCANNED_SCRIPTS` of at most :data:`SCANNED_SCRIPT_BYTES`
+        bytes each): no request is made. ``False`` without CDP, or with no answer within :data:`SCAN_WAIT_S` s."""
+        if self._cdp is None or not self.listening:
+            return False
+        try:
+            return await asyncio.wait_for(self._scan(self._cdp), SCAN_WAIT_S)
+        except (PlaywrightError, TimeoutError, KeyError, TypeError) as exc:  # closed, navigating or busy
+            log.debug("external scripts not read: %s", one_line(str(exc), 120))
+            return False
+
+    @staticmethod
+    async def _scan(cdp: CDPSession) -> bool:
+        tree = (await cdp.send("Page.getResourceTree"))["frameTree"]
+        small = [r["url"] for r in tree.get("resources", ())
+                 if r.get("type") == "Script" and 0 < (r.get("contentSize") or 0) <= SCANNED_SCRIPT_BYTES]
+        answers = await asyncio.gather(*(
+            cdp.send("Page.getResourceContent", {"frameId": tree["frame"]["id"], "url": url})
+            for url in small[:SCANNED_SCRIPTS]), return_exceptions=True)
+        return any(isinstance(a, dict) and not a.get("base64Encoded") and _SETS_LOCATION.search(str(a.get("content")))
+                   and _TIMER.search(str(a.get("content"))) for a in answers)
 
     @property
     def listening(self) -> bool:
@@ -191,6 +230,7 @@ class Document(NamedTuple):
     refresh: float | None  # seconds of a <meta http-equiv=refresh> that moves the page on, or None
     scripted: bool  # an inline script sets `location`: it may move the page on a timer
     loaded: bool = False  # document.readyState was "complete"
+    small_scripts: int = 0  # scripts loaded from files of a known size up to SCANNED_SCRIPT_BYTES
 
 
 #: What :func:`document_facts` returns for a page too busy to answer (an endless script).
@@ -214,7 +254,7 @@ async def document_facts(page: Page, timeout_s: float) -> Document | None:
                     str(got.get("navUrl") or got.get("url") or page.url),
                     int(code) if isinstance(code, (int, float)) and code > 0 else None,
                     float(refresh) if isinstance(refresh, (int, float)) else None, bool(got.get("scripted")),
-                    bool(got.get("loaded")))
+                    bool(got.get("loaded")), int(got.get("smallScripts") or 0))
 
 
 async def follow_client_redirect(tab: Tab, nav: NavigationResult, settings: Settings,
@@ -224,7 +264,8 @@ async def follow_client_redirect(tab: Tab, nav: NavigationResult, settings: Sett
     """Follow the page where it moves by itself after loading.
 
     Each document is watched after its load for :data:`CLIENT_REDIRECT_WATCH_MS` ms when an inline script
-    of it sets ``location`` or the page has asked to go elsewhere (``reasons``), else :data:`QUIET_WATCH_MS` ms,
+    of it sets ``location``, a small external one sets it on a timer (:meth:`NavigationReasons.timer_redirect`)
+    or the page has asked to go elsewhere (``reasons``), else :data:`QUIET_WATCH_MS` ms,
     extended when it asks meanwhile (plus the delay of
     a ``<meta http-equiv=refresh>`` due within :data:`CLIENT_REDIRECT_S` s). A new document (not a
     ``pushState``/``replaceState`` of the same one) adds a :class:`Hop` to ``nav.chain`` ("meta refresh"
@@ -247,9 +288,13 @@ async def follow_client_redirect(tab: Tab, nav: NavigationResult, settings: Sett
     for hop in range(MAX_CLIENT_HOPS + 1 if facts is not BUSY else 0):  # a busy page goes nowhere
         due = facts is not None and facts.refresh is not None and facts.refresh <= CLIENT_REDIRECT_S
         asked = reasons is not None and facts is not None and reasons.pending_for(facts.nav_url)
-        watch_ms: float = CLIENT_REDIRECT_WATCH_MS if facts is None or facts.scripted or asked else QUIET_WATCH_MS
-        watch_ms += facts.refresh * 1000 if due and facts and facts.refresh else 0
         reading = asyncio.ensure_future(read()) if read is not None and facts is not None else None
+        # read beside the card's read (a few ms: hidden by it), and only when nothing else says to watch long
+        later = (reasons is not None and facts is not None and facts.small_scripts > 0
+                 and not (facts.scripted or asked or due) and await reasons.timer_redirect())
+        watch_ms: float = (CLIENT_REDIRECT_WATCH_MS if facts is None or facts.scripted or asked or later
+                           else QUIET_WATCH_MS)
+        watch_ms += facts.refresh * 1000 if due and facts and facts.refresh else 0
         try:
             moved = await asyncio.wait_for(wait_for_new_document(
                 page, facts.origin if facts is not None else None, watch_ms, settings, reasons, facts),

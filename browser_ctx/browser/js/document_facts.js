@@ -4,6 +4,8 @@
 // whether the document has loaded (readyState "complete"), and whether an inline script of the page sets `location` (`location = …`, `location.href = …`,
 // `location.replace(…)`, `.assign(…)`, `.reload(…)`): it may move the page on a timer. Scripts that only read
 // `location` (analytics: 59 of the 130 corpus pages mention it, 21 set it) do not make a navigation wait.
+// smallScripts: how many scripts the document loaded from a file of a known size up to 20,000 bytes
+// (redirects.py's SCANNED_SCRIPT_BYTES); only then are external scripts read for a timer that sets `location`.
 (() => {
   const SETS_LOCATION = /\blocation(?:\.href)?\s*=(?!=)|\blocation\.(?:replace|assign|reload)\s*\(/;
   const nav = performance.getEntriesByType("navigation")[0];
@@ -21,5 +23,7 @@
     refresh,
     scripted: Array.prototype.some.call(document.scripts, (s) => !s.src && SETS_LOCATION.test(s.text)),
     loaded: document.readyState === "complete",
+    smallScripts: performance.getEntriesByType("resource").filter(
+      (e) => e.initiatorType === "script" && e.decodedBodySize > 0 && e.decodedBodySize <= 20000).length,
   };
 })
