@@ -87,7 +87,8 @@ def test_lcp_phases_and_the_cause_named_in_the_report():
     text = report.text
     assert 'LCP 1,400 ms (good): img#hero "Spring collection"' in text
     assert "render delay: rendering waited for render-blocking /slow.js (until 1,330 ms)" in text
-    assert 'browser_performance {insight: "LCPBreakdown"}' in text and "Trace: /tmp/t.json" in text
+    assert '→ {insight: "LCPBreakdown"}' in text and "Performance panel: /tmp/t.json" in text
+    assert text.endswith('More on a line: browser_performance {insight: "<name after →>"}.')
     assert "Render-blocking: /slow.js (1,270 ms, 329 B)" in text
     assert report.meta["lcpMs"] == 1400 and "no throttling" in text
 

@@ -141,5 +141,5 @@ def render(now: Measure, before: Measure | None) -> str:
     else:
         lines.append("Call browser_memory again after repeating an action to see what grew.")
     if now.path:
-        lines.append(f"Snapshot: {now.path} (opens in Chrome DevTools' Memory panel: Load profile)")
+        lines.append(f"Snapshot for DevTools' Memory panel: {now.path}")
     return "\n".join(lines)

@@ -105,7 +105,7 @@ def frame_script(s: Mapping[str, Any], maps: Maps, base: str) -> str:
 
 
 def _more(insight: str) -> str:
-    return f'(more: browser_performance {{insight: "{insight}"}})'
+    return f'→ {{insight: "{insight}"}}'
 
 
 # --- the metrics -------------------------------------------------------------------------------------------
@@ -218,7 +218,7 @@ def _lcp_line(entries: Mapping[str, Any], base: str) -> tuple[list[str], float |
         what = "the page loaded before the recording; start with reload: true to measure it" \
             if not (entries.get("nav") and entries.get("since") == 0) else "no candidate reported"
         return [f"LCP: none in this recording ({what})."], None
-    res = f", {shorten_url(p['url'], base=base, limit=70)}" if p["url"] else ""
+    res = f", {shorten_url(p['url'], base=base, limit=50)}" if p["url"] else ""
     lines = [f"LCP {_ms(p['start'])} ({_rate('LCP', p['start'])}): {element(p['element'])}{res}"]
     phases = [("TTFB", p["ttfb"]), ("load delay", p.get("loadDelay")), ("load", p.get("loadTime")),
               ("render delay", p["renderDelay"])]
@@ -235,8 +235,8 @@ def _lcp_line(entries: Mapping[str, Any], base: str) -> tuple[list[str], float |
     hint = {"TTFB": "the server is slow to send the document", "load delay": "the resource was requested late "
             "(not discoverable early: preload it or set fetchpriority=high)",
             "load": f"the resource is slow to arrive{size}", "render delay": waited}
-    lines.append("  " + " · ".join(f"{n} {_ms(v)}" for n, v in shown))
-    lines.append("  why: " + "; ".join(f"{n}: {hint[n]}" for n in big) + f" {_more('LCPBreakdown')}")
+    lines.append("  " + " · ".join(f"{n} {v:,.0f}" for n, v in shown) + " ms; "
+                 + "; ".join(f"{n}: {hint[n]}" for n in big) + f" {_more('LCPBreakdown')}")
     return lines, p["start"]
 
 
@@ -271,7 +271,7 @@ def _inp_line(entries: Mapping[str, Any], trace: TraceSummary | None, maps: Maps
         if slow is not None and slow.duration >= 50:
             return [f"INP: no interaction timed by the page; slowest input event in the trace: {slow.type} "
                     f"{_ms(slow.duration)} in {where(slow.location, maps, base)}"], None
-        return ["INP: no interaction during the recording (click or type while it runs)."], None
+        return ["INP: no interaction (click or type while recording)."], None
     loc = _handler(inp, trace)
     handler = f"; handler {where(loc, maps, base)}" if loc is not None else ""
     label = "INP" if len(found) >= 1 else "slowest interaction"
@@ -299,7 +299,7 @@ def _tasks_line(entries: Mapping[str, Any], trace: TraceSummary | None, maps: Ma
     if trace is not None and trace.threads:
         if not trace.long_task_count:
             return ["Long tasks: none" + loaf + "."]
-        shown = "; ".join(_task(t, maps, base) for t in trace.long_tasks[:2])
+        shown = _task(trace.long_tasks[0], maps, base)
         return [f"Long tasks: {trace.long_task_count}, {_ms(trace.long_task_total)} in all; longest {shown}{loaf} "
                 f"{_more('LongTasks')}"]
     tasks = sorted(entries.get("longTasks") or [], key=lambda t: -float(t.get("duration") or 0))
@@ -314,10 +314,13 @@ def _blocking(entries: Mapping[str, Any]) -> list[Mapping[str, Any]]:
     return sorted(found, key=lambda r: -float(r.get("duration") or 0))
 
 
-def _res(r: Mapping[str, Any], base: str) -> str:
+def _res(r: Mapping[str, Any], base: str, *, short: bool = False) -> str:
+    """A request as ``/path?query (1,221 ms, 3.0 kB)``; ``short``: its file name only."""
     size = r.get("transfer") or r.get("encoded") or 0
-    return f"{shorten_url(str(r.get('url')), base=base, limit=60)} ({_ms(float(r.get('duration') or 0))}" \
-           + (f", {_bytes(float(size))}" if size else "") + ")"
+    url = str(r.get("url"))
+    name = (url.split("?")[0].rstrip("/").rsplit("/", 1)[-1] or url) if short else \
+        shorten_url(url, base=base, limit=60)
+    return f"{name} ({_ms(float(r.get('duration') or 0))}" + (f", {_bytes(float(size))}" if size else "") + ")"
 
 
 def render_report(entries: Mapping[str, Any], trace: TraceSummary | None, maps: Maps, *, trace_path: str | None,
@@ -325,9 +328,9 @@ def render_report(entries: Mapping[str, Any], trace: TraceSummary | None, maps: 
     """The condensed report (see the module docstring). ``emulation`` says what throttling was in force
     (``""``: none); ``seconds`` is how long the recording ran."""
     base = str(entries.get("url") or "")
-    head = (f"Performance of {shorten_url(base, limit=100) or 'the page'}: "
-            f"{'page load (reloaded) and ' if reload else ''}{seconds:.1f} s recorded; "
-            + (f"emulation in force: {emulation}." if emulation else "no throttling."))
+    head = (f"Performance of {shorten_url(base, base=base, limit=80) or 'the page'} "
+            f"({'page load, ' if reload else ''}{seconds:.1f} s; "
+            + (f"emulation in force: {emulation})" if emulation else "no throttling)"))
     lines = [head]
     lcp_lines, lcp = _lcp_line(entries, base)
     cls_lines, cls = _cls_line(entries)
@@ -338,16 +341,18 @@ def render_report(entries: Mapping[str, Any], trace: TraceSummary | None, maps: 
         lines.append("Render-blocking: " + "; ".join(_res(r, base) for r in blocking[:3])
                      + (f"; {len(blocking) - 3} more" if len(blocking) > 3 else "") + f" {_more('RenderBlocking')}")
     if trace is not None and trace.categories:
-        lines.append("Main thread: " + ", ".join(f"{k} {_ms(v)}" for k, v in trace.categories.items() if v >= 1)
-                     + f" {_more('MainThread')}")
+        lines.append("Main thread: " + ", ".join(f"{k} {v:,.0f}" for k, v in list(trace.categories.items())[:4]
+                                                 if v >= 1)
+                     + f" ms {_more('MainThread')}")
     transfers = sorted(entries.get("resources") or [], key=lambda r: -float(r.get("transfer") or r.get("encoded") or 0))
     if transfers:
-        lines.append("Largest transfers: " + "; ".join(_res(r, base) for r in transfers[:3])
+        lines.append("Largest transfers: " + "; ".join(_res(r, base, short=True) for r in transfers[:3])
                      + f" {_more('NetworkTransfers')}")
     if note:
         lines.append(f"Note: {note}.")
     if trace_path:
-        lines.append(f"Trace: {trace_path} (opens in Chrome DevTools' Performance panel: Load profile)")
+        lines.append(f"Trace for DevTools' Performance panel: {trace_path}")
+    lines.append('More on a line: browser_performance {insight: "<name after →>"}.')
     meta: dict[str, Any] = {"lcpMs": round(lcp) if lcp is not None else None, "cls": round(cls, 4),
                             "inpMs": round(inp) if inp is not None else None, "trace": trace_path}
     if emulation:

@@ -217,9 +217,10 @@ def summarise_trace(events: list[dict[str, Any]]) -> TraceSummary:
                 kind, loc = _heaviest_script(node.scripts)
                 events = [s for s in node.scripts if s.get("name") == "EventDispatch"]
                 longest = max(events, key=lambda s: float(s.get("dur", 0))) if events else None
-                if longest is not None and (kind == "EventDispatch"
-                                            or float(longest.get("dur", 0)) >= float(e["dur"]) / 2):
+                if longest is not None and float(longest.get("dur", 0)) >= float(e["dur"]) / 2:
                     kind = f"{_data(longest).get('type') or 'event'} event"
+                elif kind in ("EventDispatch", "TimerFire", "FireAnimationFrame") and loc is None:
+                    kind = "other"  # a short dispatch in a task whose time went elsewhere (no script named)
                 if not (out.navigated and node.start < origin):  # the previous document's unload
                     tasks.append(Task((node.start - origin) / 1000, dur, kind or "other", loc))
             task = None

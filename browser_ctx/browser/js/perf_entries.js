@@ -34,7 +34,7 @@
     const name = el.getAttribute('aria-label') || el.getAttribute('alt') || el.getAttribute('title')
       || (node.nodeType === 3 ? node.data : el.textContent) || el.getAttribute('name') || '';
     const src = el.currentSrc || el.getAttribute('src') || '';
-    return { ref, tag: el.localName, id: el.id || '', name: cut(name, 50), src: src.startsWith('data:') ? 'data:' : cut(src, 200),
+    return { ref, tag: el.localName, id: el.id || '', name: cut(name, 32), src: src.startsWith('data:') ? 'data:' : cut(src, 200),
       selector: selector(el), sized: el.localName === 'img' ? !!(el.getAttribute('width') && el.getAttribute('height')) : null,
       connected: el.isConnected };
   };

@@ -15,6 +15,7 @@ from ..._errors import InvalidArgument
 from ...browser import emulation, memory, perf
 from ...core.heap import render as render_memory
 from ...core.perf import INSIGHTS, render_insight, render_report
+from ...core.urls import shorten_url
 from ..registry import Rendered, ToolCall, ToolSpec
 
 __all__ = ["TOOLS", "performance", "memory_summary"]
@@ -48,9 +49,8 @@ async def performance(call: ToolCall) -> Rendered:
         reload = bool(args.get("reload", False))
         recording = await perf.start(tab, call.settings, reload=reload)
         throttled = emulation.throttling(tab)
-        text = (f"Recording a performance trace of {recording.url}"
-                + (" from its reload (loaded)" if reload else "")
-                + '. Use the page (click, type), then call browser_performance {action: "stop"} for the report.'
+        text = (f"Recording {shorten_url(recording.url, base=recording.url, limit=80)}"
+                + (", reloaded" if reload else "") + '; use the page, then browser_performance {action: "stop"}.'
                 + (f" Emulation in force: {throttled}." if throttled else ""))
         return Rendered(text, meta={"recording": True}, capture=False, tab=tab.id)
     if action != "stop":
