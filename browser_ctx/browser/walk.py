@@ -325,11 +325,17 @@ async def walk_frame(frame: Frame, *, frame_ids: FrameIds, root: ElementHandle |
         PageError: the frame navigated, closed or crashed during the walk.
     """
     frame_ids.forget_detached()
+    async with semantics.FrameSessions(frame.page) as sessions:
+        return await _walk_with(frame, frame_ids, root, timeout_ms, sessions, worlds)
+
+
+async def _walk_with(frame: Frame, frame_ids: FrameIds, root: ElementHandle | None, timeout_ms: float,
+                     sessions: semantics.FrameSessions, worlds: Worlds | None) -> Walk:
+    """:func:`walk_frame` with the CDP sessions of a read that walks several roots (one set for all of them)."""
     budget = max(0.001, timeout_ms / 1000)
     try:
-        async with semantics.FrameSessions(frame.page) as sessions:
-            node, wires = await asyncio.wait_for(_walk(frame, frame_ids, root, budget, sessions=sessions,
-                                                       worlds=worlds), budget)
+        node, wires = await asyncio.wait_for(_walk(frame, frame_ids, root, budget, sessions=sessions,
+                                                   worlds=worlds), budget)
     except TimeoutError as exc:
         raise ActionTimeout(f"Timed out after {timeout_ms:.0f} ms reading the page; it may be busy. "
                             "Try again, or read a smaller part with a selector.") from exc
@@ -417,15 +423,16 @@ async def walk_locator(locator: Locator, *, frame_ids: FrameIds, timeout_ms: flo
     except PlaywrightError as exc:
         raise translate(exc, action="read", target=name) from exc
     results: list[Walk] = []
+    frame_ids.forget_detached()
     try:
-        for handle in handles:
-            frame = await (worlds.frame_of(handle) if worlds is not None else handle.owner_frame())
-            if frame is None:
-                results.append(Walk(document_of(None)))
-                continue
-            left_ms = max(1.0, (deadline - loop.time()) * 1000)
-            results.append(await walk_frame(frame, frame_ids=frame_ids, root=handle, timeout_ms=left_ms,
-                                            worlds=worlds))
+        async with semantics.FrameSessions(locator.page) as sessions:  # one set of CDP sessions for every match
+            for handle in handles:
+                frame = await (worlds.frame_of(handle) if worlds is not None else handle.owner_frame())
+                if frame is None:
+                    results.append(Walk(document_of(None)))
+                    continue
+                left_ms = max(1.0, (deadline - loop.time()) * 1000)
+                results.append(await _walk_with(frame, frame_ids, handle, left_ms, sessions, worlds))
     except PlaywrightError as exc:
         raise translate(exc, action="read", target=name) from exc
     finally:
