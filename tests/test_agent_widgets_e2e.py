@@ -101,7 +101,6 @@ async def drv(site: str):
 
 # --- icon-only controls -----------------------------------------------------------------------------------
 
-@NOT_BUILT
 async def test_icons_with_their_own_listeners(drv: Driver) -> None:
     """Background-image icons with a click listener each (no cursor, no text): each is a clickable line named
     by its class, and clicking its ref runs its handler."""
@@ -111,7 +110,6 @@ async def test_icons_with_their_own_listeners(drv: Driver) -> None:
         assert await click_and_read(drv, ref) == word, (cls, snap)
 
 
-@NOT_BUILT
 async def test_icons_with_a_delegated_listener(drv: Driver) -> None:
     """The same icons, handled by one listener on their container (``event.target.closest``) and shown with
     a pointer cursor: each icon still has its own line and ref."""
@@ -122,7 +120,6 @@ async def test_icons_with_a_delegated_listener(drv: Driver) -> None:
     assert await click_and_read(drv, refs["trash"]) == "Deleted"
 
 
-@NOT_BUILT
 async def test_icons_named_by_title_svg_alt_and_icon_font(drv: Driver) -> None:
     """Names in the issue's order: ``title``, ``<use href="#icon-star">``, ``<img alt>``, an SVG ``<title>``,
     icon-font text; no class hint where a real name exists."""
@@ -134,7 +131,6 @@ async def test_icons_named_by_title_svg_alt_and_icon_font(drv: Driver) -> None:
         assert await click_and_read(drv, ref) == word, (name, snap)
 
 
-@NOT_BUILT
 async def test_quantity_picker_spans(drv: Driver) -> None:
     """The ``-``/``+`` spans of a quantity picker have refs; two clicks on + and one on - leave 2."""
     snap = await drv.open("quantity.html")
@@ -164,7 +160,6 @@ async def test_words_in_a_paragraph_keep_their_ref(drv: Driver) -> None:
 
 # --- tree, slider, autocomplete, menus, date picker -------------------------------------------------------
 
-@NOT_BUILT
 async def test_treeview_folders_and_files(drv: Driver) -> None:
     """jquery-treeview: folders and files are told apart, with expanded/collapsed from the plugin's classes;
     clicking a collapsed folder's ref expands it and shows its children; a file's ref opens it."""
@@ -181,7 +176,6 @@ async def test_treeview_folders_and_files(drv: Driver) -> None:
     assert await click_and_read(drv, ref_of(snap, r'"notes\.txt"')) == "Opened notes.txt"
 
 
-@NOT_BUILT
 async def test_jquery_ui_slider_handles(drv: Driver) -> None:
     """jQuery UI slider handles are ``slider`` lines with a ref and their value (42); ArrowRight after a click
     on the ref moves the handle to 43; the range slider shows both of its handles."""
@@ -199,7 +193,6 @@ async def test_jquery_ui_slider_handles(drv: Driver) -> None:
     assert re.search(r"\b43\b", moved) and not re.search(r"\b42\b", moved), moved
 
 
-@NOT_BUILT
 async def test_jquery_ui_autocomplete_suggestion(drv: Driver) -> None:
     """Typing "Mor" shows the suggestion "Morocco" with a ref; clicking it fills the field."""
     snap = await drv.open("autocomplete.html")
@@ -211,7 +204,6 @@ async def test_jquery_ui_autocomplete_suggestion(drv: Driver) -> None:
     assert await drv.call("browser_verify", target=field, value="Morocco") == "PASS"
 
 
-@NOT_BUILT
 async def test_menu_without_roles(drv: Driver) -> None:
     """A plain ul/li menu bar whose items have click listeners and no role: the open submenu's "New" has a
     ref that works; opening "Edit" shows "Undo" with a ref."""
@@ -222,7 +214,6 @@ async def test_menu_without_roles(drv: Driver) -> None:
     assert await click_and_read(drv, ref_of(snap, r'"Undo"')) == "Chose Edit > Undo"
 
 
-@NOT_BUILT
 async def test_jquery_ui_menu_is_shown_whole(drv: Driver) -> None:
     """A six-item jQuery UI menu fits the cap, so every item is shown with its ref (no fold), once."""
     snap = await drv.open("menu-jqueryui.html")
@@ -233,7 +224,6 @@ async def test_jquery_ui_menu_is_shown_whole(drv: Driver) -> None:
     assert await click_and_read(drv, refs["Archive"]) == "Chose Archive"
 
 
-@NOT_BUILT
 async def test_jquery_ui_datepicker_prev_next(drv: Driver) -> None:
     """The datepicker's Prev/Next (``<a title>`` without href) have refs named "Prev"/"Next" that page; the
     calendar is redrawn on each page, so the next snapshot's refs are used."""
@@ -247,7 +237,6 @@ async def test_jquery_ui_datepicker_prev_next(drv: Driver) -> None:
 
 # --- replacement dropdowns --------------------------------------------------------------------------------
 
-@NOT_BUILT
 @pytest.mark.parametrize(("page", "trigger"), [("selectric.html", ".selectric .label"),
                                                ("select2.html", "#select2-country-container")])
 async def test_replacement_dropdown_is_one_combobox(drv: Driver, page: str, trigger: str) -> None:
@@ -267,7 +256,6 @@ async def test_replacement_dropdown_is_one_combobox(drv: Driver, page: str, trig
 
 # --- Quill, file rows, class toggles ---------------------------------------------------------------------
 
-@NOT_BUILT
 async def test_quill_toolbar_buttons_are_named(drv: Driver) -> None:
     """Quill 1's toolbar buttons (``<button class="ql-bold">`` with an SVG) are named from their class
     ("bold", "italic"), and clicking the ref formats the selected word."""
@@ -279,7 +267,6 @@ async def test_quill_toolbar_buttons_are_named(drv: Driver) -> None:
     assert await click_and_read(drv, italic) == "bold: on; italic: on"
 
 
-@NOT_BUILT
 async def test_file_rows_all_have_refs(drv: Driver) -> None:
     """Every row of a file list has a ref, not only the selected one; the selection (a class) is shown and
     moves when another row is clicked."""
@@ -294,7 +281,6 @@ async def test_file_rows_all_have_refs(drv: Driver) -> None:
     assert not _ON.search(state_after_name(line_of(snap, "budget.xlsx"), "budget.xlsx")), snap
 
 
-@NOT_BUILT
 async def test_toggles_state_from_class(drv: Driver) -> None:
     """Toggles whose state is only a class word (``active``, ``on``, ``is-checked``) show a state word, and
     the word follows a click."""
