@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, cast
 
-from ..dom import Node, collapse_ws, is_interactive, role_of
+from ..dom import BLOCK_TAGS, Node, collapse_ws, is_interactive, role_of
 from .folding import Fold
 from .lines import Line, cut, cut_point, key_of
 from .options import DIALOG_TEXT_CHARS, LONG_WORD_CHARS, WHOLE_WORD_CHARS
@@ -21,8 +21,8 @@ from .options import DIALOG_TEXT_CHARS, LONG_WORD_CHARS, WHOLE_WORD_CHARS
 if TYPE_CHECKING:
     from .render import Renderer
 
-__all__ = ["BLOCKISH", "Item", "flush", "emit_control", "refresh", "inline_segments", "nested_controls",
-           "text_outside_controls"]
+__all__ = ["BLOCKISH", "Item", "stays_inline", "flush", "emit_control", "refresh", "inline_segments",
+           "nested_controls", "text_outside_controls"]
 
 _HAS_WORD = re.compile(r"\w")
 _WS = re.compile(r"\s+")
@@ -34,6 +34,21 @@ BLOCKISH = frozenset(
     "figure figcaption details blockquote tr thead tbody tfoot caption table search listing xmp plaintext "
     "video audio dialog summary".split()
 )
+
+
+#: Role words of operable elements that keep their place in running text (besides links): none (an element the
+#: walker gave a ref for its click handler or cursor), ``clickable``, ``generic``.
+_INLINE_ROLES = frozenset({"clickable", "generic"})
+
+
+def stays_inline(node: Node) -> bool:
+    """Whether a control met in running text keeps its place in the text line, as ``[name](ref)``: a link, or
+    an operable element without a widget role (a ``span`` with a click handler) that is not a block and has
+    words of its own (an icon-only one gets a line of its own, where its name's source is said)."""
+    role = role_of(node)
+    if role == "link":
+        return True
+    return (role is None or role in _INLINE_ROLES) and node.tag not in BLOCK_TAGS and bool(node.text_content())
 
 
 class Item:
@@ -100,7 +115,7 @@ def flush(r: Renderer, depth: int) -> None:
     # Split into units: runs of text/links/images stay together; other controls stand alone.
     unit: list[tuple[str, object, tuple[Fold, ...]]] = []
     for kind, val, folds in items:
-        if kind == "ctl" and role_of(cast(Node, val)) != "link":
+        if kind == "ctl" and not stays_inline(cast(Node, val)):
             _emit_unit(r, unit, depth)
             unit = []
             emit_control(r, cast(Node, val), depth, folds)
@@ -252,7 +267,7 @@ def inline_segments(node: Node, out: list[tuple[str, str, str]], r: Renderer) ->
         if c.is_text:
             out.append(("text", c.text, ""))
         elif is_interactive(c):
-            form = r.inline_control(c) if role_of(c) == "link" else r.control_line(c)[0]
+            form = r.inline_control(c) if stays_inline(c) else r.control_line(c)[0]
             out.append(("ctl", form, c.attrs.get("data-ref") or ""))
         elif c.tag == "img":
             alt = collapse_ws(c.attrs.get("alt") or "")

@@ -13,11 +13,10 @@ from ..dom import (
     heading_level,
     is_interactive,
     landmark_of,
-    role_of,
 )
 from ..urls import shorten_url
 from .folding import Fold, fold_hint, signature, similar
-from .inline import BLOCKISH, flush, nested_controls, text_outside_controls
+from .inline import BLOCKISH, flush, nested_controls, stays_inline, text_outside_controls
 from .lines import Line, LineMaker, cut, cut_point, key_of
 from .options import FOLD_LEAST, SnapshotOptions
 from .tables import TABLE_ROLES, grid_rows, is_data_table, render_table
@@ -338,7 +337,7 @@ class Renderer(LineMaker):
         text = cut(text_outside_controls(node), self.o.name_chars) if controls else cut(full, self.o.name_chars)
         line = f'heading {level} "{text}"' if text else f"heading {level}"
         if controls:
-            line += " " + " ".join(self.inline_control(c) if role_of(c) == "link" else self.control_line(c)[0]
+            line += " " + " ".join(self.inline_control(c) if stays_inline(c) else self.control_line(c)[0]
                                    for c in controls)
         if text or controls:
             self.emit(depth, line, "heading", key_of(text), refs=refs)
