@@ -3,6 +3,10 @@ and a stream is named once per document."""
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+from typing import cast
+
+from browser_ctx.browser.session import Tab
 from browser_ctx.browser.settle import SETTLE_POLL_MS, next_look_ms, streams, untold
 from browser_ctx.browser.traffic import Traffic
 from browser_ctx.settings import ActionSettings
@@ -42,19 +46,16 @@ def test_never_sooner_than_the_poll_interval():
                         streaming=False) == SETTLE_POLL_MS
 
 
-class _Page:
-    """Stands for a Playwright page (a weak-referenceable key)."""
-
-
 def test_a_stream_is_named_once_per_document():
     traffic = Traffic(poll_counts={"http://a/poll": 4})
     seen = streams(traffic, {"r1": ("WebSocket ws://a/live", 50)}, {"r1": 7})
     assert seen == {"WebSocket ws://a/live": "WebSocket ws://a/live (43 messages while settling)",
                     "polling http://a/poll": "polling http://a/poll (4 requests)"}
-    page = _Page()
-    assert untold(page, 1.0, seen) == list(seen.values())
-    assert untold(page, 1.0, seen) == []  # the next record of the same document says nothing
+    tab = cast(Tab, SimpleNamespace(streams_told=set(), streams_document=None))  # what a Tab keeps of it
+    assert untold(tab, 1.0, seen) == list(seen.values())
+    assert untold(tab, 1.0, seen) == []  # the next record of the same document says nothing
     later = {**seen, "EventSource http://a/events": "EventSource http://a/events"}
-    assert untold(page, 1.0, later) == ["EventSource http://a/events"]  # a new stream is named
-    assert untold(page, 2.0, seen) == list(seen.values())  # a new document: named again
-    assert untold(_Page(), 1.0, seen) == list(seen.values())  # another page
+    assert untold(tab, 1.0, later) == ["EventSource http://a/events"]  # a new stream is named
+    assert untold(tab, 2.0, seen) == list(seen.values())  # a new document: named again
+    other = cast(Tab, SimpleNamespace(streams_told=set(), streams_document=None))
+    assert untold(other, 1.0, seen) == list(seen.values())  # another tab

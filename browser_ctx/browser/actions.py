@@ -342,12 +342,12 @@ class Watch:
             if loaded and seen.dom_quiet >= quiet:
                 break  # a navigation's load: what the new page fetches after it is not the action's
             if net_quiet >= quiet and seen.dom_quiet >= quiet and seen.layout_quiet >= quiet:
-                new = untold(self.tab.page, self._origin, streaming)
+                new = untold(self.tab, self._origin, streaming)
                 if new:
                     note = f"The network never goes quiet ({'; '.join(new[:3])}); not waited for."
                 break
             if streaming and net_quiet >= quiet and elapsed >= limits.stream_ms:
-                new = untold(self.tab.page, self._origin, streaming)
+                new = untold(self.tab, self._origin, streaming)
                 note = (f"The network never goes quiet ({'; '.join(new[:3])}); stopped waiting after "
                         f"{elapsed / 1000:.1f} s." if new else
                         f"Stopped waiting after {elapsed / 1000:.1f} s: the page kept changing.")
@@ -361,7 +361,7 @@ class Watch:
                     busy.append("the page kept changing")
                 if seen.layout_quiet < quiet:
                     busy.append("an animation kept running")
-                busy.extend(untold(self.tab.page, self._origin, streaming)[:2])
+                busy.extend(untold(self.tab, self._origin, streaming)[:2])
                 note = (f"Still busy after {limits.max_ms / 1000:.0f} s ({'; '.join(busy) or 'activity'}); "
                         "reported as is.")
                 break

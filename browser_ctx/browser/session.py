@@ -117,6 +117,10 @@ class Tab:
     drifting: set[str] = field(default_factory=set)
     drift_seen: dict[str, int] = field(default_factory=dict)
     drift_document: str = ""
+    #: The streams and polling (``WebSocket <url>``, ``polling <url>``) the records of the current document have
+    #: named (each is said once per document, :func:`.settle.untold`), and that document's timeOrigin.
+    streams_told: set[str] = field(default_factory=set)
+    streams_document: float | None = None
     #: State of the opt-in tool families, by family (``perf``: a recording and the last report; ``emulation``: what
     #: is in force; ``memory``: the last heap summary), owned by their ``browser/`` modules.
     family_state: dict[str, Any] = field(default_factory=dict)

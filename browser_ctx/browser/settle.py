@@ -8,7 +8,8 @@
   document has loaded;
 - :func:`next_look_ms`: how long settling can sleep before one of its ends could be reached;
 - :func:`streams` and :func:`untold`: the long-lived traffic seen while settling, and which of it no record of
-  the current document has named yet (a stream is said once per document, not in every record).
+  the current document has named yet (a stream is said once per document, not in every record; the tab keeps
+  what was said).
 
 Times are milliseconds unless a name says ``_s``.
 """
@@ -18,7 +19,6 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
-from weakref import WeakKeyDictionary
 
 from playwright.async_api import Error as PlaywrightError
 
@@ -26,8 +26,6 @@ from .scripts import script
 from .traffic import LONG_LIVED, POLL_REPEATS, Traffic, short_url, stream_label
 
 if TYPE_CHECKING:
-    from playwright.async_api import Page
-
     from ..core.network import RequestRecord
     from ..settings import ActionSettings
     from .session import Tab
@@ -39,9 +37,6 @@ __all__ = ["Look", "look", "next_look_ms", "streams", "stream_counts", "untold",
 SETTLE_POLL_MS = 50
 #: Seconds a probe of the page (title, settle probe, capture sync) may take.
 PROBE_TIMEOUT_S = 2.0
-
-#: Per page: the document (timeOrigin) and the streams and polling its records have named.
-_TOLD: WeakKeyDictionary[Page, tuple[float | None, set[str]]] = WeakKeyDictionary()
 
 
 @dataclass(frozen=True)
@@ -113,11 +108,11 @@ def streams(traffic: Traffic, now: dict[str, tuple[str, int]], before: dict[str,
     return out
 
 
-def untold(page: Page, origin: float | None, seen: dict[str, str]) -> list[str]:
-    """The texts of ``seen`` (:func:`streams`) that no record of ``page``'s document ``origin`` has named yet;
-    marks them named."""
-    was, told = _TOLD.get(page, (None, set()))
-    if was != origin:
-        told = set()
-    _TOLD[page] = (origin, told | set(seen))
-    return [text for key, text in seen.items() if key not in told]
+def untold(tab: Tab, origin: float | None, seen: dict[str, str]) -> list[str]:
+    """The texts of ``seen`` (:func:`streams`) that no record of ``tab``'s document ``origin`` (its timeOrigin)
+    has named yet; marks them named (``tab.streams_told``)."""
+    if tab.streams_document != origin:
+        tab.streams_document, tab.streams_told = origin, set()
+    new = [text for key, text in seen.items() if key not in tab.streams_told]
+    tab.streams_told |= set(seen)
+    return new
