@@ -3,6 +3,9 @@ the report's metrics and wording, heap aggregation and growth, and emulation set
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 import pytest
 
 from browser_ctx._errors import InvalidArgument
@@ -51,7 +54,8 @@ def test_trace_summary_finds_the_page_thread_its_long_tasks_and_the_click_handle
     assert first.kind == "click event" and first.start == pytest.approx(100)
     assert first.location == Location("http://127.0.0.1:8000/app.js", 7, 22, "applyFilters")
     assert second.location is not None and second.location.function == "r"
-    assert s.dispatches[0].type == "click" and s.dispatches[0].location.function == "applyFilters"
+    dispatch = s.dispatches[0].location
+    assert s.dispatches[0].type == "click" and dispatch is not None and dispatch.function == "applyFilters"
     assert s.categories["script"] == pytest.approx(295 + 79)  # the dispatch and the timer count as script too
     assert s.categories["layout"] == pytest.approx(6)
     assert s.long_task_count == 2 and s.long_task_total == pytest.approx(380)
@@ -81,6 +85,7 @@ def _entries(**over) -> dict:
 
 def test_lcp_phases_and_the_cause_named_in_the_report():
     p = perf.lcp_phases(_entries())
+    assert p is not None
     assert (p["ttfb"], p["loadDelay"], p["loadTime"], p["renderDelay"]) == (40, 40, 620, 700)
     report = perf.render_report(_entries(), None, {}, trace_path="/tmp/t.json", emulation="", seconds=2.0,
                                 reload=True)
@@ -101,7 +106,7 @@ def test_report_says_the_throttling_in_force():
 
 def test_cls_takes_the_largest_session_window_and_names_the_unsized_image():
     story = {"tag": "div", "id": "story", "name": "The town council", "selector": "#story"}
-    shifts = [{"start": 500, "value": 0.09, "sources": [{"element": story, "moved": 281}]},
+    shifts: list[Mapping[str, Any]] = [{"start": 500, "value": 0.09, "sources": [{"element": story, "moved": 281}]},
               {"start": 900, "value": 0.05, "sources": [{"element": story, "moved": 40}]},
               {"start": 3000, "value": 0.12, "sources": []},
               {"start": 3100, "value": 0.5, "recentInput": True, "sources": []}]
@@ -117,7 +122,8 @@ def test_cls_takes_the_largest_session_window_and_names_the_unsized_image():
 
 def test_slowest_interaction_with_its_handler_source_mapped():
     button = {"tag": "button", "id": "filter", "name": "Apply filters", "ref": "e1"}
-    events = [{"name": "pointerdown", "interaction": 5, "start": 1000, "duration": 360, "processingStart": 1004,
+    events: list[Mapping[str, Any]] = [
+              {"name": "pointerdown", "interaction": 5, "start": 1000, "duration": 360, "processingStart": 1004,
                "processingEnd": 1010},
               {"name": "click", "interaction": 5, "start": 1000, "duration": 360, "processingStart": 1010,
                "processingEnd": 1330, "element": button},
