@@ -23,7 +23,7 @@ __all__ = ["script", "invocation", "script_names", "bundle", "MODULES"]
 
 #: Scripts made of modules: name -> the module scripts it takes, in ``M`` (``M.registry`` is ``js/registry.js``).
 MODULES: dict[str, tuple[str, ...]] = {
-    "walk": ("registry", "operable"),
+    "walk": ("registry", "operable", "walk_state", "emit", "names", "visibility", "forms"),
     "page_version": ("registry",),
     "listened": ("registry",),
     "pin_ref": ("registry",),
