@@ -18,6 +18,7 @@ from playwright.async_api import Locator, expect
 from .._errors import BrowserCtxError, InvalidArgument, SelectorError, one_line, translate
 from ..core.dom import strip_invisible
 from ..core.markdown import render_text
+from ..core.values import quote_value, whitespace_difference
 from ..settings import Settings
 from . import refs
 from .choose import WidgetState, widget_state
@@ -34,6 +35,8 @@ TEXT_POLL_MS = 250
 VERIFY_MAX_TIMEOUT_MS = 60_000.0
 #: Milliseconds one read of an element's current state (for a FAIL line) may take.
 STATE_TIMEOUT_MS = 1000
+#: Characters of a value a PASS/FAIL line quotes exactly (longer ones are cut and counted).
+VALUE_CHARS = 200
 
 
 def _quote(text: Any, limit: int = 120) -> str:
@@ -98,7 +101,7 @@ async def _state(locator: Locator, what: str) -> str:
             text = await el.inner_text(timeout=STATE_TIMEOUT_MS)
             return _quote(text) if text.strip() else "no text"
         if what == "value":
-            return _quote((await widget_state(el, STATE_TIMEOUT_MS)).value)
+            return quote_value((await widget_state(el, STATE_TIMEOUT_MS)).value, VALUE_CHARS)
         if what == "checked":
             return "checked" if await el.is_checked(timeout=STATE_TIMEOUT_MS) else "unchecked"
         if what == "enabled":
@@ -125,7 +128,9 @@ async def verify(tab: Tab, args: dict[str, Any], settings: Settings) -> str:
 
     Returns:
         ``"PASS"``, or ``"FAIL: expected …, got …"`` for the first failing check, with the element's
-        current text/value/state or the closest visible texts on the page.
+        current text/value/state or the closest visible texts on the page. Values are compared and quoted
+        exactly (JSON-style: spaces kept, ``\\n``, ``\\t``); two that differ only in whitespace are told apart
+        (``; differs at character 39: expected " " (space), got end of text``).
 
     Raises:
         InvalidArgument: nothing to check.
@@ -203,8 +208,8 @@ async def verify(tab: Tab, args: dict[str, Any], settings: Settings) -> str:
             if is_password:
                 raise InvalidArgument(f"{target!r} is a password field: its value is never read or compared. "
                                       "Check what the page shows after submitting instead.")
-            checks.append((f"{name} value to be {_quote(value)}", lambda: _value_check(loc, value, timeout),
-                           lambda: _state(loc, "value")))
+            checks.append((f"{name} value to be {quote_value(value, VALUE_CHARS)}",
+                           lambda: _value_check(loc, value, timeout), lambda: _value_got(loc, value)))
         if "checked" in args:
             want = bool(args["checked"])
             checks.append((f"{name} to be {'checked' if want else 'unchecked'}",
@@ -240,6 +245,18 @@ async def verify(tab: Tab, args: dict[str, Any], settings: Settings) -> str:
 
 async def _aval(value: str) -> str:
     return value
+
+
+async def _value_got(loc: Locator, want: str) -> str:
+    """A field's value for a FAIL line, exact, and where it differs from ``want`` when only whitespace does."""
+    try:
+        if await loc.count() == 0:
+            return "no element"
+        got = (await widget_state(loc.first, STATE_TIMEOUT_MS)).value
+    except PlaywrightError as exc:  # the element went away or the page navigated: say so
+        return one_line(str(exc), 80)
+    diff = whitespace_difference(want, got)
+    return quote_value(got, VALUE_CHARS) + (f"; {diff}" if diff else "")
 
 
 def _same_value(shown: WidgetState, want: str) -> bool:

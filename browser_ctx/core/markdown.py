@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from .dom import BLOCK_TAGS, Document, Node, as_document, collapse_ws, heading_level, table_rows
+from .dom import BLOCK_TAGS, Document, Node, as_document, collapse_ws, control_value, heading_level, table_rows
 from .snapshot.tables import TABLE_ROLES, grid_rows, header_labels, is_header_cell, once_per_row, place, row_cells
 from .urls import shorten_url
 
@@ -349,6 +349,19 @@ def _finish(blocks: list[str], sep: str) -> str:
     return _BLANKS.sub("\n\n", text).strip("\n")
 
 
+#: Form controls whose own text is their value.
+_FIELDS = frozenset(("textarea", "input", "select"))
+
+
+def _lone_field(body: Node) -> Node | None:
+    """The form control that is all of ``body`` (a read whose target is a field), else ``None``."""
+    kids = [c for c in body.children if not (c.is_text and not c.text.strip())]
+    if len(kids) == 1 and not kids[0].is_text and (kids[0].tag in _FIELDS or (
+            kids[0].attrs.get("contenteditable") not in (None, "false") or "data-value" in kids[0].attrs)):
+        return kids[0]
+    return None
+
+
 def render_markdown(html: str | Document, *, links: bool = False, url: str = "") -> str:
     """Return the visible content of ``html`` as Markdown.
 
@@ -362,17 +375,25 @@ def render_markdown(html: str | Document, *, links: bool = False, url: str = "")
     :func:`browser_ctx.core.urls.shorten_url` (tracking removed, at most
     :data:`LINK_URL_LIMIT` characters; relative to ``url``, the page URL, when it is given and
     the link is on the same origin). A ``bc-frame`` is introduced by a line
-    ``--- frame <id> (<url>) ---`` followed by its content.
+    ``--- frame <id> (<url>) ---`` followed by its content. A field read alone (a target that is a textarea,
+    input, select or editor) is its value, exactly as the field holds it (a password's never).
 
     Returns ``""`` when nothing visible remains.
     """
     doc = as_document(html)
+    field = _lone_field(doc.body)
+    if field is not None:
+        return control_value(field) or ""
     return _finish(_Writer(plain=False, links=links, base=url).blocks(doc.body), "\n\n")
 
 
 def render_text(html: str | Document) -> str:
     """Return the visible text of ``html`` as plain text: one block per line (headings,
     paragraphs, list items, table rows as ``cell | cell``, ``pre`` lines as they are), no
-    markup, no blank lines. Returns ``""`` when nothing visible remains."""
+    markup, no blank lines; a field read alone is its value, as in :func:`render_markdown`. Returns ``""`` when
+    nothing visible remains."""
     doc = as_document(html)
+    field = _lone_field(doc.body)
+    if field is not None:
+        return control_value(field) or ""
     return _finish(_Writer(plain=True, links=False).blocks(doc.body), "\n")

@@ -127,8 +127,15 @@ def flush(r: Renderer, depth: int) -> None:
 def emit_control(r: Renderer, node: Node, depth: int, folds: tuple[Fold, ...] | None = None) -> None:
     """A control's own line, and its nested controls one level below (a select's options excepted)."""
     text, key = r.control_line(node)
+    full = r.control_line(node, whole=True)[0]
     ref = node.attrs.get("data-ref")
-    r.emit(depth, text, "control", key, refs=[ref] if ref else [], hidden_by=folds)
+    line = r.emit(depth, full, "control", key, refs=[ref] if ref else [], hidden_by=folds)
+    if full != text:  # a long value: shown whole unless the budget needs the room
+        line.short, line.full = (text, 0), (full, 0)
+        line.cut_fold = r.fold("cut")
+        line.cut_fold.refresh.append(line)
+        if line.cut_fold.applied:
+            line.body = text
     if node.tag != "select":
         for n in nested_controls(node):
             emit_control(r, n, depth + 1, folds)

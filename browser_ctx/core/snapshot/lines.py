@@ -10,8 +10,9 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from ..dom import Document, Node, accessible_name, collapse_ws, control_state, control_value, role_of
+from ..dom import Document, Node, accessible_name, control_state, control_value, role_of
 from ..urls import shorten_url
+from ..values import quote_value
 from .options import SnapshotOptions
 
 if TYPE_CHECKING:
@@ -137,9 +138,10 @@ class LineMaker:
     def url(self, href: str) -> str:
         return shorten_url(href, base=self.base, limit=self.o.url_limit)
 
-    def control_line(self, node: Node, *, named: bool = True) -> tuple[str, str]:
+    def control_line(self, node: Node, *, named: bool = True, whole: bool = False) -> tuple[str, str]:
         """A control's full form (``role "name" [ref] states = "value" → url``; without the name part when
-        not ``named``), and its dedupe key (its name)."""
+        not ``named``), and its dedupe key (its name). The value is JSON-quoted as the field holds it (spaces
+        kept, ``\\n``, ``\\t``), cut past ``value_chars`` unless ``whole``; a value the walker cut says so."""
         role = role_of(node) or ("clickable" if "data-ref" in node.attrs else node.tag)
         name = self.name(node)
         parts = ["file input" if role == "file" else role]
@@ -161,10 +163,8 @@ class LineMaker:
         else:
             value = control_value(node)
             if value is not None and value != "" and value != name:
-                value = collapse_ws(value)
-                if len(value) > self.o.value_chars:
-                    value = value[: self.o.value_chars - 1] + "…"
-                parts.append(f'= "{value}"')
+                parts.append("= " + quote_value(value, 0 if whole else self.o.value_chars,
+                                                cut="data-value-hash" in node.attrs))
             if node.tag == "select":
                 n = sum(1 for _ in node.elements("option"))
                 parts.append(f"({n} options)")
