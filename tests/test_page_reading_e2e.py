@@ -19,3 +19,15 @@ async def test_css_counters_in_generated_text_are_read(site):
         assert "Part 1. Sign up" in text or "Part I. Sign up" in text, text
         snap = result_text(await s.call_tool("browser_snapshot", {}))
         assert "Step 4: Pay" in snap, snap
+
+
+async def test_a_table_row_reads_with_its_cells_apart_and_the_header(site):
+    async with mcp_session() as s:
+        await s.call_tool("browser_navigate", {"url": f"{site}/walks/orders.html"})
+        row = result_text(await s.call_tool("browser_text", {"target": "table tbody tr:first-child"}))
+        assert "218Ana" not in row and "| 218 | Ana Silva 8 | Hanoi | 499.97 | paid | 2026-10-18 |" in row, row
+        assert "| Order | Customer | City |" in row, row  # the header of the table the row is in
+        cell = result_text(await s.call_tool("browser_text", {"target": "tbody tr:nth-child(2) td:nth-child(2)"}))
+        assert "Bo Chen" in cell and "Customer" in cell, cell
+        plain = result_text(await s.call_tool("browser_text", {"target": "tbody tr:first-child", "format": "text"}))
+        assert "218 | Ana Silva 8 | Hanoi" in plain, plain

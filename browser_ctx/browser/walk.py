@@ -382,6 +382,51 @@ async def walk_page(frame: Frame, *, frame_ids: FrameIds, max_chars: int = 0,
                     walker_names=bool(facts.get("walkerNames")))
 
 
+#: A target that is part of a table (a row, a cell, a body) is read inside a table of its own, under the table's
+#: header row (the main world finds it: the row of ``<thead>``, else a first row of ``<th>`` cells).
+_TABLE_PARTS = frozenset(("tr", "td", "th", "tbody", "thead", "tfoot"))
+_HEADER_ROW = ("e => { const t = e.closest('table'); if (!t) return null;"
+               " const h = t.tHead && t.tHead.rows[0] ? t.tHead.rows[0]"
+               " : (t.rows[0] && t.rows[0].querySelector('th') ? t.rows[0] : null);"
+               " return h && h !== e && !h.contains(e) && !e.contains(h) ? h : null; }")
+
+
+async def _in_its_table(walk: Walk, handle: ElementHandle, frame: Frame, frame_ids: FrameIds,
+                        sessions: semantics.FrameSessions, worlds: Worlds | None, deadline: float) -> Walk:
+    """A walk of a table part as a table of its own with the table's header row, so its cells read as cells
+    (``| 218 | Ana Silva | …``) under their column names; other walks as they are."""
+    top = [c for c in walk.doc.body.children if not c.is_text]
+    if len(top) != 1 or top[0].tag not in _TABLE_PARTS:
+        return walk
+    part = top[0]
+    header: Node | None = None
+    try:
+        found = (await handle.evaluate_handle(_HEADER_ROW)).as_element()
+        if found is not None:
+            left_ms = max(1.0, (deadline - asyncio.get_running_loop().time()) * 1000)
+            head = await _walk_with(frame, frame_ids, found, left_ms, sessions, worlds)
+            rows = [c for c in head.doc.body.children if c.tag == "tr"]
+            header = rows[0] if rows else None
+            await found.dispose()
+            walk = Walk(walk.doc, walk.wire + head.wire)
+    except (PlaywrightError, ActionTimeout):
+        header = None  # no header to add: the part still reads as a table
+    table = Node("table", {})
+    if header is not None:
+        thead = Node("thead", {}, table)
+        table.children.append(thead)
+        splice(thead, 0, [header], replace=False)
+    if part.tag in ("td", "th"):
+        row = Node("tr", {})
+        splice(row, 0, [part], replace=False)
+        part = row
+    body = part if part.tag in ("tbody", "thead", "tfoot") else Node("tbody", {})
+    if body is not part:
+        splice(body, 0, [part], replace=False)
+    splice(table, len(table.children), [body], replace=False)
+    return Walk(document_of(table), walk.wire)
+
+
 def _locator_text(locator: Locator) -> str:
     impl = getattr(locator, "_impl_obj", None)
     return str(getattr(impl, "_selector", None) or locator)
@@ -432,7 +477,8 @@ async def walk_locator(locator: Locator, *, frame_ids: FrameIds, timeout_ms: flo
                     results.append(Walk(document_of(None)))
                     continue
                 left_ms = max(1.0, (deadline - loop.time()) * 1000)
-                results.append(await _walk_with(frame, frame_ids, handle, left_ms, sessions, worlds))
+                walk = await _walk_with(frame, frame_ids, handle, left_ms, sessions, worlds)
+                results.append(await _in_its_table(walk, handle, frame, frame_ids, sessions, worlds, deadline))
     except PlaywrightError as exc:
         raise translate(exc, action="read", target=name) from exc
     finally:
