@@ -22,10 +22,14 @@ from .session import Tab
 from .walk import walk_locator
 
 __all__ = ["locator_for", "describe_element", "describe_matches", "resolve_one", "stale_ref", "missing_ref",
-           "DESCRIBE_MATCHES"]
+           "DESCRIBE_MATCHES", "SCAN_MATCHES"]
 
 #: How many matches a "several elements" error describes.
 DESCRIBE_MATCHES = 3
+#: How many matches a "several elements" error looks at to put the visible ones first (and count hidden ones).
+SCAN_MATCHES = 20
+#: An element's tag, id and classes, for telling matches apart: ``[tag, id, class]``.
+_TAG_ID_CLASS = "e => [e.localName, e.id || '', e.getAttribute('class') || '']"
 #: Milliseconds reading an element's role and name (or its ref) may take before it is described vaguely.
 DESCRIBE_TIMEOUT_MS = 1000
 #: Milliseconds pinning a selector's one match to a ref may take (else the selector is used as it is).
@@ -112,10 +116,61 @@ async def _ref_of(locator: Locator, tab: Tab) -> str | None:
     return top[0].attrs.get("data-ref") if top and not top[0].is_text else None  # the element, not a descendant
 
 
+async def _selector_of(locator: Locator, tab: Tab) -> str:
+    """``span#rate.star``: the element's tag, id and first three classes (``""`` when it cannot be read)."""
+    try:
+        tag, ident, classes = await tab.worlds.on_element(locator, _TAG_ID_CLASS, timeout_ms=DESCRIBE_TIMEOUT_MS)
+    except PlaywrightError:
+        return ""
+    return str(tag) + (f"#{ident}" if ident else "") + "".join(f".{c}" for c in str(classes).split()[:3])
+
+
+async def _register_ref(locator: Locator, tab: Tab) -> str | None:
+    """Register a ref for the element ``locator`` points at (one the walker gives none, a plain ``span``), so a
+    listed match can be acted on; ``None`` when it cannot be done."""
+    source = f"((el) => ({script('register_ref')})({{registry: ({script('registry')})}}, el))"
+    try:
+        ref, number = await tab.worlds.on_element(locator, source, timeout_ms=REF_LOOKUP_TIMEOUT_MS)
+    except PlaywrightError:
+        return None
+    frame = tab.frame_ids.frame_for(tab.page, refs.ref_frame_prefix(str(ref)))
+    if frame is not None:
+        tab.frame_ids.saw_ref(frame, int(number))
+    return str(ref)
+
+
 async def describe_matches(locator: Locator, count: int, tab: Tab) -> list[str]:
-    """Describe the first :data:`DESCRIBE_MATCHES` of ``count`` matches of ``locator`` (for "several
-    elements" errors). Never raises."""
-    return [await describe_element(locator.nth(i), tab) for i in range(min(count, DESCRIBE_MATCHES))]
+    """Describe the matches of ``locator`` (``count`` of them) for "several elements" errors: the first
+    :data:`DESCRIBE_MATCHES` visible ones (of the first :data:`SCAN_MATCHES`), each as ``role "name" [ref]
+    (tag#id.classes)`` (a ref registered if it had none), then how many are hidden, with their tags and classes
+    (``3 more hidden (span.star)``), and how many were not looked at. Never raises."""
+    scanned = min(count, SCAN_MATCHES)
+    visible: list[int] = []
+    hidden: list[int] = []
+    for i in range(scanned):
+        try:
+            shown = await locator.nth(i).is_visible()
+        except PlaywrightError:
+            shown = False
+        (visible if shown else hidden).append(i)
+    out: list[str] = []
+    for i in visible[:DESCRIBE_MATCHES]:
+        one = locator.nth(i)
+        ref = await _ref_of(one, tab) or await _register_ref(one, tab)
+        what = await describe_element(one, tab, ref=ref)
+        where = await _selector_of(locator.nth(i), tab)
+        out.append(f"{what} ({where})" if where else what)
+    if hidden:
+        kinds = list(dict.fromkeys([await _selector_of(locator.nth(i), tab) for i in hidden[:DESCRIBE_MATCHES]]))
+        words = ", ".join(k for k in kinds if k)
+        more = " more" if out else ""
+        out.append(f"{len(hidden)}{more} hidden" + (f" ({words}{', …' if len(hidden) > DESCRIBE_MATCHES else ''})"
+                                                    if words else ""))
+    if len(visible) > DESCRIBE_MATCHES:
+        out.append(f"{len(visible) - DESCRIBE_MATCHES} more visible")
+    if count > scanned:
+        out.append(f"{count - scanned} more not looked at")
+    return out
 
 
 async def resolve_one(tab: Tab, target: str, settings: Settings, *, verb: str = "act on") -> Locator:
@@ -151,8 +206,7 @@ async def resolve_one(tab: Tab, target: str, settings: Settings, *, verb: str = 
                             "Check the selector, or take a browser_snapshot to find a ref.")
     if n > 1:
         shown = await describe_matches(locator, n, tab)
-        more = f", … {n - len(shown)} more" if n > len(shown) else ""
-        raise SelectorError(f"{target!r} matches {n} elements; actions need exactly one: {'; '.join(shown)}{more}. "
+        raise SelectorError(f"{target!r} matches {n} elements; actions need exactly one: {'; '.join(shown)}. "
                             "Use one of those refs or a more specific selector.")
     return locator if ref else await pinned(tab, locator)
 

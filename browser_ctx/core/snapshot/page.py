@@ -105,7 +105,7 @@ def coverage(complete: bool, elements_left: int = 0, siblings_left: int = 0) -> 
 
 def render_snapshot(html: str | Document, *, title: str = "", url: str = "",
                     options: SnapshotOptions = DEFAULTS, page_line: bool = True, max_tokens: int | None = None,
-                    read: tuple[bool, int, int] | None = None) -> str:
+                    read: tuple[bool, int, int] | None = None, empty: str = "(empty page)") -> str:
     """Return the condensed summary of a page (format in :mod:`browser_ctx.core.snapshot`).
 
     Args:
@@ -123,10 +123,11 @@ def render_snapshot(html: str | Document, *, title: str = "", url: str = "",
             and cut all the options fold.
         read: what the walk covered, ``(complete, elements_left, siblings_left)``, said on the page line
             (:func:`coverage`); ``None`` says nothing.
+        empty: what is said when nothing visible remains (a targeted snapshot: ``an element without text``).
 
     Returns:
         Lines joined with ``\\n`` (no trailing newline); deterministic for the same input.
-        ``"(empty page)"`` follows the title line when nothing visible remains.
+        ``empty`` (``"(empty page)"``) follows the title line when nothing visible remains.
     """
     out: list[str] = []
     if page_line and (title or url):
@@ -139,6 +140,6 @@ def render_snapshot(html: str | Document, *, title: str = "", url: str = "",
     budget = None if max_tokens is None else max(1, max_tokens - (count_tokens(out[0]) + 1 if out else 0))
     lines = render_lines(html, url=url, options=options, max_tokens=budget)
     if not lines:
-        out.append("(empty page)")
+        out.append(empty)
     out.extend("  " * line.depth + line.text for line in lines)
     return "\n".join(out)

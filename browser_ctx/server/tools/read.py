@@ -176,8 +176,8 @@ async def snapshot(call: ToolCall) -> Rendered:
         parts = await reading.walk_target(tab, target, call.settings)
         total = max(len(parts), await reading.count_matches(tab, target))
         fit = max(1, call.budget.tokens - SNAPSHOT_RESERVE_TOKENS)
-        rendered = [render_snapshot(p.doc, url=page.url, page_line=False, options=UNFOLDED, max_tokens=fit)
-                    for p in parts]
+        rendered = [render_snapshot(p.doc, url=page.url, page_line=False, options=UNFOLDED, max_tokens=fit,
+                                    empty="an element without text") for p in parts]
         text = f"Page: {title} — {page.url}\n" + _join_matches(target, rendered, total)
         meta: dict[str, object] = {"matches": total, PAGE_META_KEY: _walked(parts, total)}
     else:
