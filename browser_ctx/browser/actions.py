@@ -514,4 +514,4 @@ async def perform(call_session: BrowserSession, tab: Tab, settings: Settings, ac
 def _drift_label(shape: str) -> str:
     """How a note names a value that changes by itself: its line's text without the ``text:`` label and digits."""
     text = shape.split(": ", 1)[1] if shape.startswith(("text: ", "code: ")) else shape
-    return text.replace("#", "").strip(" :/-")[:40] or text[:40]
+    return text.split("#", 1)[0].strip(" :/-")[:40] or text.replace("#", "").strip()[:40]

@@ -61,6 +61,8 @@ HIDDEN_PAGE_MIN_LINES = 5
 #: A run of at least this many lines of one shape replaced by as many of that shape is reported as the rows
 #: now visible (a virtualised list scrolled, a table paged).
 ROWS_MIN = 5
+#: Table rows replaced by at least this many table rows (a calendar paged, a table sorted) are one line.
+TABLE_ROWS_MIN = 3
 #: A container that went or came with at least this many lines inside is one line of the delta.
 CONTAINER_LINES = 3
 #: More changed lines than this between two reads nobody acted between is the page moving on, not a ticking value.
@@ -251,15 +253,22 @@ def _rows_replaced(delta: Delta) -> None:
     came: dict[str, list[str]] = {}
     for sign, line in delta.ops:
         if sign in "+-":
-            (came if sign == "+" else gone).setdefault(_shape(line), []).append(line)
+            (came if sign == "+" else gone).setdefault(_row_shape(line), []).append(line)
     for shape, new in came.items():
         old = gone.get(shape, [])
-        if len(new) < ROWS_MIN or len(old) < ROWS_MIN:
+        least = TABLE_ROWS_MIN if shape == "row" else ROWS_MIN
+        if len(new) < least or len(old) < least:
             continue
         first, last = (line if len(line) <= WAS_CHARS else line[:WAS_CHARS - 1] + "…" for line in (new[0], new[-1]))
         delta.summary.append(f"rows now visible ({len(new)}, {len(old)} no longer shown): {first} … {last}")
         drop = set(new) | set(old)
-        delta.ops = [op for op in delta.ops if not (op[0] in "+-" and op[1] in drop and _shape(op[1]) == shape)]
+        delta.ops = [op for op in delta.ops if not (op[0] in "+-" and op[1] in drop and _row_shape(op[1]) == shape)]
+
+
+def _row_shape(line: str) -> str:
+    """The shape rows are grouped by when they are replaced: every table row (``row: …``, ``row [e12]: …``) is one
+    shape, whatever its cells (a calendar's first week starts with empty cells); other lines by :func:`_shape`."""
+    return "row" if line.startswith(("row: ", "row [")) else _shape(line)
 
 
 def _prepared(rendering: str | Sequence[ShownLine]) -> tuple[list[str], list[str], list[int]]:
