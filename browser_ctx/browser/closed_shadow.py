@@ -23,8 +23,8 @@ from typing import Any
 from playwright.async_api import CDPSession
 from playwright.async_api import Error as PlaywrightError
 
+from .ax_nodes import OBJECT_GROUP, object_ids
 from .scripts import bundle, invocation
-from .semantics import OBJECT_GROUP, object_ids
 
 __all__ = ["fill", "target_closed"]
 

@@ -21,9 +21,9 @@ from typing import Any
 from playwright.async_api import CDPSession
 from playwright.async_api import Error as PlaywrightError
 
+from .ax_nodes import OBJECT_GROUP
 from .closed_shadow import target_closed
 from .scripts import bundle
-from .semantics import OBJECT_GROUP
 
 __all__ = ["CLICK_EVENTS", "MAX_NODES", "MAX_ELEMENTS", "mark_listened"]
 
