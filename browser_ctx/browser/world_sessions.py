@@ -1,0 +1,348 @@
+"""The CDP sessions and isolated-world contexts behind :class:`.worlds.Worlds` (its bookkeeping half).
+
+:class:`WorldSessions` (the base of ``Worlds``, one per page) opens one CDP session for the page, lazily, and
+learns the world's name once (``Runtime.enable`` lists the contexts, then ``Runtime.disable``: the session does
+not stay subscribed to console or context events). A frame's context in that world comes from
+``Page.createIsolatedWorld {frameId, worldName}``, which answers the existing world's context (worlds are
+shared by name), kept until a call finds it gone with its document. An out-of-process iframe gets its own
+session the same way. A Playwright :class:`~playwright.async_api.Frame` is matched to its CDP frame id once: the
+``bcpin`` selector engine (``js/pin_engine.js``, a content script) pins the frame's root element under a random
+key, and the context holding the key names the frame. The main frame is the root of ``Page.getFrameTree``.
+
+``_call`` runs one script in a frame's world (one ``Runtime.callFunctionOn``, tried again when the document was
+replaced); handing elements to scripts and main-world calls are :mod:`.worlds`'.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import secrets
+from typing import TYPE_CHECKING, Any
+
+from playwright.async_api import Error as PlaywrightError
+
+from .._errors import error_kind
+
+if TYPE_CHECKING:
+    from playwright.async_api import CDPSession, Frame, Page
+
+__all__ = ["WorldSessions", "PIN_ENGINE_NAME", "UTILITY_WORLD_PREFIX", "CONTEXT_WAIT_S", "CONTEXT_POLL_S",
+           "CALL_ATTEMPTS"]
+
+
+#: Name of the selector engine that hands elements to the isolated world (``js/pin_engine.js``).
+PIN_ENGINE_NAME = "bcpin"
+#: How Playwright names its utility world in Chromium (followed by the page's guid).
+UTILITY_WORLD_PREFIX = "__playwright_utility_world_"
+#: Seconds a call waits for a frame's world to appear (a document being replaced) before it gives up.
+CONTEXT_WAIT_S = 2.0
+#: Seconds between looks for a frame's world while waiting.
+CONTEXT_POLL_S = 0.01
+#: Tries of a call whose context died under it (the document was replaced) before it gives up.
+CALL_ATTEMPTS = 3
+
+#: Runs a script with its arguments, an element taken from the pins put in at ``at`` (an argument's index, or
+#: ``"root"`` for the first argument's ``root`` key). Arguments: the script, its arguments, the pin key, ``at``.
+_CALL = ("((f, args, key, at) => {"
+         " if (key) { const pins = globalThis.__browserCtxPins; const el = pins && pins.get(key);"
+         " if (pins) pins.delete(key);"
+         " if (at === 'all') { args.splice(0, 0, Array.isArray(el) ? el : []); return f(...args); }"
+         " if (!el || !el.isConnected) throw new Error('Element is not attached to the DOM');"
+         " if (at === 'root') args[0] = Object.assign({}, args[0], {root: el}); else args.splice(at, 0, el); }"
+         " else if (at === 'all') args.splice(0, 0, []);"
+         " return f(...args); })")
+_NAVIGATED = "Execution context was destroyed, most likely because of a navigation"
+
+
+class _Session:
+    """One CDP session (the page's, or an out-of-process iframe's) and its frames' isolated-world contexts,
+    as last asked for (a context dies with its document: a call that finds it gone asks again)."""
+
+    def __init__(self, cdp: CDPSession) -> None:
+        self.cdp = cdp
+        self.contexts: dict[str, int] = {}  # CDP frame id -> execution context id of the utility world
+        self.closed = False
+
+    def forget(self, frame_id: str, context_id: int) -> None:
+        if self.contexts.get(frame_id) == context_id:
+            del self.contexts[frame_id]
+
+
+def _closed(exc: BaseException) -> bool:
+    return error_kind(exc) == "closed"
+
+
+def _stale(exc: BaseException) -> bool:
+    return error_kind(exc) in ("stale-context", "navigated")
+
+
+class _NoWorld(PlaywrightError):
+    """The frame's document has no world of ours (yet): it navigated, or has no document."""
+
+
+class WorldSessions:
+    """The sessions, frames and contexts of one page's isolated worlds, and one script call in a frame's world
+    (see the module docstring); :class:`.worlds.Worlds` adds element hand-off and main-world calls.
+
+    Args:
+        page: the Playwright page; one instance per page, kept as long as the page lives.
+
+    Attributes:
+        isolated: ``True`` once scripts run in the isolated world, ``False`` when the page has no CDP
+            session (they run in the main world), ``None`` before the first call.
+    """
+
+    def __init__(self, page: Page) -> None:
+        self._page = page
+        self._session: _Session | None = None
+        self._opening: asyncio.Task[_Session | None] | None = None
+        self._oopif: dict[Frame, _Session | None] = {}
+        self._frames: dict[Frame, tuple[_Session, str]] = {}
+        self._world_name: str | None = None
+        self.isolated: bool | None = None
+
+
+    @property
+    def page(self) -> Page:
+        """The page whose frames these worlds are."""
+        return self._page
+
+    # --- sessions -----------------------------------------------------------------------------------------
+
+    async def _open(self, target: Page | Frame) -> _Session | None:
+        """A new session on ``target``, or ``None`` when it has no session of its own (an in-process frame,
+        a non-Chromium browser). The first also learns the world's name.
+
+        Raises:
+            PlaywrightError: the page has no utility world (not Playwright's Chromium page) or closed.
+        """
+        try:
+            cdp = await self._page.context.new_cdp_session(target)
+        except PlaywrightError:
+            return None
+        if self._world_name is None:
+            names: list[str] = []
+
+            def created(event: dict[str, Any]) -> None:
+                name = str((event.get("context") or {}).get("name", ""))
+                if name.startswith(UTILITY_WORLD_PREFIX):
+                    names.append(name)
+
+            cdp.on("Runtime.executionContextCreated", created)
+            try:
+                await cdp.send("Runtime.enable")  # existing contexts are reported before it answers
+                await cdp.send("Runtime.disable")
+            finally:
+                cdp.remove_listener("Runtime.executionContextCreated", created)
+            if not names or not await self._pin_engine_usable():
+                with contextlib.suppress(PlaywrightError):
+                    await cdp.detach()
+                return None
+            self._world_name = names[0]
+        return _Session(cdp)
+
+    async def _pin_engine_usable(self) -> bool:
+        """Whether the ``bcpin`` engine reaches this page's context. A context that existed before we connected
+        (``--cdp-endpoint``: the user's browser) may not get the engines Playwright registers, and every hand-off
+        to the isolated world would fail with 'Unknown engine'; such a page is read in its main world."""
+        try:
+            await self._page.main_frame.locator(f"{PIN_ENGINE_NAME}=probe").count()  # matches nothing, pins nothing
+        except PlaywrightError as exc:
+            if error_kind(exc) == "unknown-engine":
+                # its pages are read in their main world
+                return False
+            raise
+        return True
+
+    async def _page_session(self) -> _Session | None:
+        """The page's session (opened on first use; shared by callers), or ``None`` without CDP."""
+        if self.isolated is False:
+            return None
+        if self._session is not None and not self._session.closed:
+            return self._session
+        if self._page.is_closed():
+            raise PlaywrightError("Target page, context or browser has been closed")
+        if self._opening is None or self._opening.done() and self._opening.exception() is not None:
+            self._opening = asyncio.ensure_future(self._open(self._page))
+        session = await asyncio.shield(self._opening)  # a caller's timeout must not cancel the opening
+        if session is None:
+            if self._page.is_closed():
+                raise PlaywrightError("Target page, context or browser has been closed")
+            self.isolated = False
+            return None
+        self._session, self.isolated = session, True
+        return session
+
+    async def close(self) -> None:
+        """Detach every session this page's worlds opened. Never raises."""
+        sessions = [s for s in [self._session, *self._oopif.values()] if s is not None]
+        self._session, self._opening = None, None
+        self._oopif.clear()
+        self._frames.clear()
+        for s in sessions:
+            s.closed = True
+            try:
+                await s.cdp.detach()
+            except PlaywrightError:
+                pass  # the page is gone, and its sessions with it
+
+    # --- frames ---------------------------------------------------------------------------------------------
+
+    async def _find_pin(self, session: _Session, key: str) -> str | None:
+        """The CDP frame id (of ``session``'s frames) whose world holds pin ``key`` (taken out), or ``None``."""
+        probe = (f"(() => {{ const p = globalThis.__browserCtxPins; return !!(p && p.delete({json.dumps(key)})); }})()")
+        try:
+            tree = await session.cdp.send("Page.getFrameTree")
+        except PlaywrightError:
+            return None
+        frame_ids: list[str] = []
+        todo = [tree.get("frameTree") or {}]
+        while todo:
+            node = todo.pop()
+            frame_ids.append(str((node.get("frame") or {}).get("id")))
+            todo.extend(node.get("childFrames") or ())
+
+        async def holds(frame_id: str) -> str | None:
+            try:
+                context_id = await self._context(session, frame_id, wait=False)
+                got = await session.cdp.send("Runtime.evaluate", {"expression": probe, "contextId": context_id,
+                                                                  "returnByValue": True})
+            except PlaywrightError:
+                return None
+            return frame_id if (got.get("result") or {}).get("value") is True else None
+
+        hits = await asyncio.gather(*(holds(f) for f in frame_ids))
+        return next((h for h in hits if h), None)
+
+    async def _locate(self, frame: Frame) -> tuple[_Session, str] | None:
+        """The session and CDP frame id of ``frame`` (cached), or ``None`` without CDP.
+
+        Raises:
+            PlaywrightError: the frame's world cannot be found (navigating, detached) or the page closed.
+        """
+        page_session = await self._page_session()
+        if page_session is None:
+            return None
+        known = self._frames.get(frame)
+        if known is not None and not known[0].closed:
+            return known
+        for gone in [f for f in self._frames if f.is_detached()]:
+            del self._frames[gone]
+        for gone in [f for f in self._oopif if f.is_detached()]:
+            old = self._oopif.pop(gone)
+            if old is not None:
+                old.closed = True
+                with contextlib.suppress(PlaywrightError):
+                    await old.cdp.detach()
+        if frame.parent_frame is None:
+            tree = await page_session.cdp.send("Page.getFrameTree")
+            found = (page_session, str(tree["frameTree"]["frame"]["id"]))
+        else:
+            key = secrets.token_hex(8)
+            if await frame.locator(f":root >> {PIN_ENGINE_NAME}=pin:{key}").count() == 0:
+                raise _NoWorld(f"{_NAVIGATED} (no world: the frame has no document)")
+            frame_id = await self._find_pin(page_session, key)
+            session = page_session
+            if frame_id is None:  # an out-of-process iframe: its own session
+                if frame not in self._oopif or (self._oopif[frame] or page_session).closed:
+                    self._oopif[frame] = await self._open(frame)
+                oopif = self._oopif[frame]
+                frame_id = await self._find_pin(oopif, key) if oopif is not None else None
+                session = oopif or page_session
+            if frame_id is None:
+                raise _NoWorld(f"{_NAVIGATED} (no world found for the frame)")
+            found = (session, frame_id)
+        self._frames[frame] = found
+        return found
+
+    async def _context(self, session: _Session, frame_id: str, *, wait: bool = True) -> int:
+        """The world's context id in ``frame_id``'s current document (asked for with ``Page.createIsolatedWorld``
+        when not known), trying for up to :data:`CONTEXT_WAIT_S` while the frame is between documents
+        (``wait``).
+
+        Raises:
+            PlaywrightError: no context (the frame is gone or still navigating), or the session closed.
+        """
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + CONTEXT_WAIT_S
+        while True:
+            if session.closed:
+                raise PlaywrightError("Target closed (session detached)")
+            context_id = session.contexts.get(frame_id)
+            if context_id is not None:
+                return context_id
+            try:
+                got = await session.cdp.send("Page.createIsolatedWorld", {
+                    "frameId": frame_id, "worldName": self._world_name, "grantUniveralAccess": True})
+                session.contexts[frame_id] = context_id = int(got["executionContextId"])
+                return context_id
+            except PlaywrightError as exc:
+                if _closed(exc):
+                    session.closed = True
+                    raise
+                if not wait or loop.time() >= deadline:
+                    raise _NoWorld(f"{_NAVIGATED} (no world for the frame's document: {exc})") from exc
+            await asyncio.sleep(CONTEXT_POLL_S)
+
+    # --- calls ----------------------------------------------------------------------------------------------
+
+    async def _call(self, frame: Frame, source: str, args: list[Any], key: str | None, at: int | str) -> Any:
+        """Run ``source(*args)`` in ``frame``'s world, by value; tried again when its context died (the document
+        was replaced) or the frame changed process."""
+        # The script's text is the same on every call (its arguments travel apart), so V8 compiles it once.
+        declaration = f"function (args, key, at) {{ return {_CALL}(({source}), args, key, at); }}"
+        arguments = [{"value": args}, {"value": key} if key is not None else {}, {"value": at}]
+        for attempt in range(CALL_ATTEMPTS):
+            session: _Session | None = None
+            frame_id, context_id = "", -1
+            try:
+                located = await self._locate(frame)
+                if located is None:
+                    raise PlaywrightError("no CDP session")  # not reached: callers check isolated first
+                session, frame_id = located
+                context_id = await self._context(session, frame_id)
+                answer = await session.cdp.send("Runtime.callFunctionOn", {
+                    "functionDeclaration": declaration, "executionContextId": context_id, "arguments": arguments,
+                    "returnByValue": True, "awaitPromise": True})
+            except PlaywrightError as exc:
+                if session is not None and _closed(exc):
+                    session.closed = True
+                    self._frames.pop(frame, None)
+                elif session is not None and _stale(exc):
+                    session.forget(frame_id, context_id)
+                    if isinstance(exc, _NoWorld):
+                        self._frames.pop(frame, None)  # it may have moved to another process: find it again
+                else:
+                    raise
+                if attempt + 1 >= CALL_ATTEMPTS or self._page.is_closed() or frame.is_detached():
+                    raise
+                await asyncio.sleep(CONTEXT_POLL_S)
+                continue
+            thrown = answer.get("exceptionDetails")
+            if thrown:
+                described = (thrown.get("exception") or {}).get("description") or thrown.get("text") or "Error"
+                if key is not None and "Element is not attached" in described:
+                    raise PlaywrightError("Element is not attached to the DOM")
+                raise PlaywrightError(str(described).split("\n    at ")[0])
+            return (answer.get("result") or {}).get("value")
+        raise PlaywrightError(_NAVIGATED)  # not reached
+
+    async def cdp_available(self) -> bool:
+        """Whether this page offers our CDP session (opened here on first use); ``False`` in non-Chromium
+        browsers. Raises PlaywrightError when the page closed."""
+        return await self._page_session() is not None
+
+    async def context_of(self, frame: Frame) -> tuple[bool, int] | None:
+        """Whether ``frame`` is out of the page's process (it has a CDP session of its own) and its world's
+        execution context id, valid in any CDP session of the same target; ``None`` without CDP.
+
+        Raises:
+            PlaywrightError: the frame's world cannot be found (navigating, detached) or the page closed.
+        """
+        located = await self._locate(frame)
+        if located is None:
+            return None
+        session, frame_id = located
+        return session is not self._session, await self._context(session, frame_id)
