@@ -325,7 +325,7 @@ async def test_contenteditable_and_code_editor_read_back(drv: Driver) -> None:
     assert 'It now shows: "Second note and more"' in rec
     code = await drv.ref(r'textbox "Code"')
     rec = await drv.call("browser_type", target=code, text="let x = 1;")
-    assert "Not a form field: clicked it and typed with the keyboard." in rec
+    assert "Not a form field (a code editor?): clicked it, its text selected and typed over with the keyboard." in rec
     assert 'It now shows: "let x = 1;"' in rec and "Warning" not in rec
     assert await drv.call("browser_verify", target=code, text="let x = 1;") == "PASS"
     assert await drv.call("browser_verify", target="#code-input", value="") == "PASS"

@@ -87,13 +87,12 @@ async def type_into(locator: Locator, text: str, *, label: str, slowly: bool, ti
     if mode not in TYPE_MODES:
         raise InvalidArgument(f"mode must be one of {', '.join(TYPE_MODES)} (got {mode!r}).")
     held = state.text if state.kind in ("text", "combobox") else (state.value if state.kind == "editable" else "")
-    replaced = f"Replaced {len(held):,} characters." if held and mode == "replace" else None
+    replaced = f"Replaced {len(held):,} characters." if held and mode == "replace" and not slowly else None
     multiline = state.tag == "textarea" or state.kind == "editable"
     if state.kind in ("text", "editable", "combobox"):
         if mode != "replace":
             await _keys_in(locator, text, mode, slowly, timeout_ms, multiline=multiline)
-        elif slowly:
-            await locator.fill("", timeout=timeout_ms)
+        elif slowly:  # @playwright/mcp's slowly: key by key where the caret is, nothing cleared first
             await locator.press_sequentially(text, timeout=timeout_ms)
         else:
             await locator.fill(text, timeout=timeout_ms)
