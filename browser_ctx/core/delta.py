@@ -63,8 +63,11 @@ HIDDEN_PAGE_MIN_LINES = 5
 ROWS_MIN = 5
 #: Table rows replaced by at least this many table rows (a calendar paged, a table sorted) are one line.
 TABLE_ROWS_MIN = 3
-#: A container that went or came with at least this many lines inside is one line of the delta.
+#: A container that went with at least this many lines inside is one line of the delta.
 CONTAINER_LINES = 3
+#: ... and one that came, with at least this many (a menu or a list that opened is listed: its items are what
+#: the agent picks from next).
+CONTAINER_CAME_LINES = 25
 #: More changed lines than this between two reads nobody acted between is the page moving on, not a ticking value.
 DRIFT_MAX = 5
 #: Characters of the earlier form quoted in a changed line's ``(was: …)``.
@@ -158,7 +161,8 @@ def _whole(lines: list[str], depths: list[int], flags: list[bool], sign: str) ->
         while j < len(lines) and depths[j] > depths[i]:
             j += 1
         inner = j - i - 1
-        if lines[i].endswith(":") and inner >= CONTAINER_LINES and all(flags[i:j]):
+        least = CONTAINER_LINES if sign == "-" else CONTAINER_CAME_LINES  # what came is what the agent acts on next
+        if lines[i].endswith(":") and inner >= least and all(flags[i:j]):
             how = "gone with" if sign == "-" else "came with"
             ops.append((sign, f"{lines[i][:-1]} ({how} its {inner} lines)"))
             i = j
