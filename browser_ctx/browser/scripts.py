@@ -28,6 +28,7 @@ MODULES: dict[str, tuple[str, ...]] = {
     "listened": ("registry",),
     "pin_ref": ("registry",),
     "choose_hidden": ("operable",),
+    "console_hook": ("console_format",),
 }
 
 
@@ -49,19 +50,26 @@ def bundle(name: str) -> str:
     Raises:
         FileNotFoundError: no such script.
     """
-    deps = MODULES.get(name, ())
-    mods = ", ".join(f"{dep}: ({script(dep)})" for dep in deps)
-    return f"((...a) => ({script(name)})({{{mods}}}, ...a))"
+    return f"((...a) => ({script(name)})({_modules(name)}, ...a))"
+
+
+def _modules(name: str) -> str:
+    """The object literal of ``name``'s :data:`MODULES`: ``{registry: (<source>), …}``."""
+    return "{" + ", ".join(f"{dep}: ({script(dep)})" for dep in MODULES.get(name, ())) + "}"
 
 
 def invocation(name: str, *args: Any) -> str:
-    """Return a self-invoking script: ``(<source of name>)(<args as JSON>)``.
+    """Return a self-invoking script: ``(<source of name>)(<args as JSON>)``; a script of :data:`MODULES` gets
+    the object of its modules first, ``(<source>)({console_format: (…)}, <args>)`` (no spread: nothing a page
+    may have patched runs before the script).
 
     ``args`` must be JSON-serialisable; they are passed as literal arguments, never spliced into the
     function's body.
     """
-    params = ", ".join(json.dumps(a, ensure_ascii=False) for a in args)
-    return f"({script(name)})({params})"
+    params = [json.dumps(a, ensure_ascii=False) for a in args]
+    if name in MODULES:
+        params.insert(0, _modules(name))
+    return f"({script(name)})({', '.join(params)})"
 
 
 def script_names() -> list[str]:

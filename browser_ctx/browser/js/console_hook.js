@@ -1,5 +1,5 @@
 // Console capture in the page (installed by browser_ctx/browser/capture/console.py in every frame's main
-// world, before the page's own scripts, as `(this function)(binding, maxPending, keepChars, traceFrames)`
+// world, before the page's own scripts, as `(this function)(M, binding, maxPending, keepChars, traceFrames)`
 // through browser_ctx/browser/scripts.py's invocation()). Why in the page: receiving one CDP Runtime.consoleAPICalled event per
 // message through Playwright's driver grew the driver by 70-120 MB over 100,000 messages; folding here
 // sends a few batches instead, so a flood of 100,000 repeats is one entry with a count.
@@ -19,8 +19,10 @@
 // logs) go to the original console only.
 //
 // The hook uses builtins captured when it is installed, so a page replacing JSON, Map, Array methods,
-// Function.prototype.apply or Error.prepareStackTrace afterwards does not break it. Rendering an object
-// reads its own data properties (getters are not called), which a Proxy can observe.
+// Function.prototype.apply or Error.prepareStackTrace afterwards does not break it. Arguments are rendered
+// as text by js/console_format.js (M.console_format, bundled: scripts.MODULES), which captures its builtins
+// at the same moment; rendering an object reads its own data properties (getters are not called), which a
+// Proxy can observe.
 //
 // A batch is a JSON array of:
 //   {l: level (error|warning|info|debug), t: text (first KEEP chars, latest call), n: full length (chars),
@@ -30,10 +32,11 @@
 // plus one trailing {d: calls dropped because nothing could be sent}. The server knows which document
 // sent a batch from the CDP execution context it came from.
 //
-// Arguments: BINDING, the binding's name (the hook's own handle on globalThis is BINDING + 'Hook');
+// Arguments: M, its modules (M.console_format, passed by invocation()); BINDING, the binding's name (the
+// hook's own handle on globalThis is BINDING + 'Hook');
 // MAX, distinct entries held before a batch is sent at once; KEEP, characters kept per message;
 // FRAMES, stack frames kept per console.trace.
-((BINDING, MAX, KEEP, FRAMES) => {
+((M, BINDING, MAX, KEEP, FRAMES) => {
   const G = globalThis;
   const HOOK = BINDING + 'Hook';
   const hasOwn = Object.prototype.hasOwnProperty;
@@ -43,24 +46,20 @@
   if (!con) return;
 
   // -- builtins, captured now -----------------------------------------------------------------------
-  const defineProperty = Object.defineProperty, getProto = Object.getPrototypeOf, keysOf = Object.keys;
-  const ownDesc = Object.getOwnPropertyDescriptor, objIs = Object.is, isArray = Array.isArray;
-  const objToString = Object.prototype.toString, fnToString = Function.prototype.toString;
+  const defineProperty = Object.defineProperty;
+  const fnToString = Function.prototype.toString;
   const jsonString = JSON.stringify;  // used on primitive strings only: no toJSON lookup
-  const sSlice = String.prototype.slice, sIndexOf = String.prototype.indexOf;
-  const sCharCode = String.prototype.charCodeAt, sTrim = String.prototype.trim;
-  const toStr = String, toNum = Number, trunc = Math.trunc, isNaNf = isNaN;
+  const sSlice = String.prototype.slice, sCharCode = String.prototype.charCodeAt, sTrim = String.prototype.trim;
+  const toStr = String, toNum = Number;
   const NativeError = Error, dateNow = Date.now, perf = G.performance;
   const perfNow = perf ? perf.now.bind(perf) : dateNow;
-  const isView = ArrayBuffer.isView;
-  const mapSize = Object.getOwnPropertyDescriptor(Map.prototype, 'size').get, mapEach = Map.prototype.forEach;
-  const setSize = Object.getOwnPropertyDescriptor(Set.prototype, 'size').get, setEach = Set.prototype.forEach;
   const later = G.setTimeout, cancel = G.clearTimeout;
   const listen = G.addEventListener ? G.addEventListener.bind(G) : null;
-  const NodeCtor = typeof Node === 'function' ? Node : null;
   const str = (v) => { try { return toStr(v); } catch (e) { return '?'; } };
   const slice = (s, a, b) => apply(sSlice, s, [a, b]);
-  const tagOf = (v) => { try { return apply(objToString, v, []); } catch (e) { return ''; } };
+  const R = M.console_format();   // rendering arguments (its builtins captured now too)
+  const format = R.format, show = R.show, deep = R.deep, table = R.table, isError = R.isError, isNode = R.isNode;
+  const DEEP_CHARS = R.DEEP_CHARS;
 
   const isTop = (() => { try { return G.top === G; } catch (e) { return false; } })();
   let leaving = false;  // after pagehide every call is sent at once
@@ -117,244 +116,6 @@
     const now = perfNow();
     if (now - windowStart > 1000) { windowStart = now; sentInWindow = 0; }
     if (sentInWindow < 50) { sentInWindow++; send(); } else timer = later(send, 100);
-  };
-
-  // -- rendering arguments (the same shapes as core/console.py's rendering of CDP previews) -------------
-  const cut = (s, n) => (s.length > n ? slice(s, 0, n) : s);
-  const ctorName = (o) => {
-    try {
-      const p = getProto(o);
-      if (p === null) return 'Object';
-      const d = ownDesc(p, 'constructor');
-      const c = d && 'value' in d ? d.value : null;
-      const nd = typeof c === 'function' ? ownDesc(c, 'name') : null;
-      const name = nd && typeof nd.value === 'string' ? nd.value : '';
-      return name || 'Object';
-    } catch (e) { return 'Object'; }
-  };
-  const isError = (v) => { try { return v instanceof NativeError || tagOf(v) === '[object Error]'; } catch (e) { return false; } };
-  const errorText = (v) => {
-    try {
-      const s = v.stack;
-      if (typeof s === 'string' && s) return s;
-      return str(v.name || 'Error') + ': ' + str(v.message || '');
-    } catch (e) { return 'Error'; }
-  };
-  const isNode = (v) => { try { return NodeCtor !== null && v instanceof NodeCtor; } catch (e) { return false; } };
-  const nodeText = (v) => {
-    try {
-      if (v.nodeType === 1) {
-        let s = str(v.localName);
-        if (v.id) s += '#' + str(v.id);
-        const cls = typeof v.className === 'string' ? apply(sTrim, v.className, []) : '';
-        if (cls) {
-          let dotted = '', space = false;
-          for (let i = 0; i < cls.length; i++) {
-            const ch = cls[i];
-            if (ch === ' ' || ch === '\t' || ch === '\n') space = true;
-            else { dotted += (space ? '.' : '') + ch; space = false; }
-          }
-          s += '.' + dotted;
-        }
-        return s;
-      }
-      return str(v.nodeName || 'Node');
-    } catch (e) { return 'Node'; }
-  };
-  const fnText = (v) => {
-    try { const d = ownDesc(v, 'name'); return 'ƒ ' + (d && typeof d.value === 'string' ? d.value : '') + '()'; }
-    catch (e) { return 'ƒ ()'; }
-  };
-  const prim = (v) => {
-    switch (typeof v) {
-      case 'number': return objIs(v, -0) ? '-0' : toStr(v);
-      case 'bigint': return toStr(v) + 'n';
-      case 'boolean': return v ? 'true' : 'false';
-      case 'undefined': return 'undefined';
-      case 'symbol': return str(v);
-      default: return null;
-    }
-  };
-  const special = (v, tag) => {
-    if (tag === '[object Date]' || tag === '[object RegExp]') return str(v);
-    if (tag === '[object Promise]') return 'Promise';
-    return null;
-  };
-  // One level down (a property value inside a preview).
-  const inner = (v) => {
-    if (typeof v === 'string') return '"' + cut(v, 60) + '"';
-    if (v === null) return 'null';
-    const p = prim(v);
-    if (p !== null) return p;
-    if (typeof v === 'function') return 'ƒ';
-    try {
-      if (isArray(v)) return 'Array(' + v.length + ')';
-      if (isError(v)) return str(v.name || 'Error');
-      if (isNode(v)) return nodeText(v);
-      const s = special(v, tagOf(v));
-      if (s !== null) return s;
-      const n = ctorName(v);
-      return n === 'Object' ? '{…}' : n;
-    } catch (e) { return '{…}'; }
-  };
-  const own = (o, k) => {  // an own data property's value, shown one level down; accessors are not called
-    const d = ownDesc(o, k);
-    if (!d) return 'undefined';
-    return 'value' in d ? inner(d.value) : '(…)';
-  };
-  const preview = (v) => {
-    try {
-      const tag = tagOf(v);
-      if (isArray(v) || isView(v)) {
-        const n = v.length;
-        let items = '';
-        for (let i = 0; i < n && i < 100; i++) items += (i ? ', ' : '') + own(v, toStr(i));
-        return '[' + items + (n > 100 ? ', …' : '') + ']';
-      }
-      if (tag === '[object Map]' || tag === '[object Set]') {
-        const isMap = tag === '[object Map]';
-        let size = 0, parts = '', n = 0;
-        try {
-          size = apply(isMap ? mapSize : setSize, v, []);
-          const STOP = {};
-          try {
-            apply(isMap ? mapEach : setEach, v, [(value, key) => {
-              if (n === 5) throw STOP;
-              parts += (n++ ? ', ' : '') + (isMap ? inner(key) + ' => ' + inner(value) : inner(value));
-            }]);
-          } catch (e) { if (e !== STOP) throw e; }
-        } catch (e) { /* not a real Map/Set */ }
-        return (isMap ? 'Map(' : 'Set(') + size + ') {' + parts + (size > 5 ? ', …' : '') + '}';
-      }
-      const s = special(v, tag);
-      if (s !== null) return s;
-      if (isNode(v)) return nodeText(v);
-      const keys = keysOf(v);
-      let parts = '';
-      for (let i = 0; i < keys.length && i < 5; i++) parts += (i ? ', ' : '') + keys[i] + ': ' + own(v, keys[i]);
-      const name = ctorName(v);
-      return (name === 'Object' ? '' : name + ' ') + '{' + parts + (keys.length > 5 ? ', …' : '') + '}';
-    } catch (e) {
-      return '{…}';
-    }
-  };
-  const show = (v) => {
-    if (typeof v === 'string') return v;
-    if (v === null) return 'null';
-    const p = prim(v);
-    if (p !== null) return p;
-    if (typeof v === 'function') return fnText(v);
-    if (isError(v)) return errorText(v);
-    return preview(v);
-  };
-  // -- structured output: console.dir (a few levels deep), console.table (a small table) --------------
-  const DEEP_LEVELS = 3, DEEP_CHARS = 600, TABLE_ROWS = 5, TABLE_COLS = 6;
-  // An object or array rendered DEEP_LEVELS levels deep in about `room` characters (own data properties
-  // only: getters are not called); what does not fit is counted ("… 7 more").
-  const deep = (v, depth, room) => {
-    if (typeof v === 'string') return '"' + cut(v, 60) + '"';
-    if (v === null) return 'null';
-    const p = prim(v);
-    if (p !== null) return p;
-    if (typeof v === 'function') return 'ƒ';
-    if (depth >= DEEP_LEVELS || room < 8) return inner(v);
-    try {
-      if (isError(v) || isNode(v) || isView(v)) return inner(v);
-      const tag = tagOf(v);
-      const s = special(v, tag);
-      if (s !== null) return s;
-      if (tag === '[object Map]' || tag === '[object Set]') return preview(v);
-      const arr = isArray(v);
-      const keys = arr ? null : keysOf(v);
-      const n = arr ? v.length : keys.length;
-      let out = '';
-      for (let i = 0; i < n; i++) {
-        const k = arr ? toStr(i) : keys[i];
-        const d = ownDesc(v, k);
-        const val = !d ? 'undefined' : 'value' in d ? deep(d.value, depth + 1, room - out.length - k.length - 4) : '(…)';
-        const part = (i ? ', ' : '') + (arr ? '' : k + ': ') + val;
-        if (i && out.length + part.length > room) { out += ', … ' + (n - i) + ' more'; break; }
-        out += part;
-      }
-      const name = arr ? '' : ctorName(v);
-      return arr ? '[' + out + ']' : (name === 'Object' ? '' : name + ' ') + '{' + out + '}';
-    } catch (e) { return '{…}'; }
-  };
-  // console.table: the first TABLE_ROWS rows, at most TABLE_COLS columns, one line each, and the counts.
-  const table = (data, columns) => {
-    if (data === null || typeof data !== 'object') return show(data);
-    try {
-      const arr = isArray(data);
-      const rowKeys = arr ? null : keysOf(data);
-      const nRows = arr ? data.length : rowKeys.length;
-      const cols = [];
-      let nCols = 0, values = false;
-      const has = (c) => { for (let j = 0; j < nCols; j++) if (cols[j] === c) return true; return false; };
-      if (isArray(columns)) for (let j = 0; j < columns.length; j++) cols[nCols++] = str(columns[j]);
-      const rows = [];
-      for (let i = 0; i < nRows && i < TABLE_ROWS; i++) {
-        const key = arr ? toStr(i) : rowKeys[i];
-        const d = ownDesc(data, key);
-        const row = d && 'value' in d ? d.value : undefined;
-        rows[i] = [key, row];
-        if (row !== null && typeof row === 'object') {
-          if (!isArray(columns)) { const ks = keysOf(row); for (let j = 0; j < ks.length; j++) if (!has(ks[j])) cols[nCols++] = ks[j]; }
-        } else values = true;
-      }
-      const shown = nCols > TABLE_COLS ? TABLE_COLS : nCols;
-      let out = 'table: ' + nRows + ' row' + (nRows === 1 ? '' : 's') + ' × ' + nCols + ' column' + (nCols === 1 ? '' : 's');
-      out += '\n(index)';
-      for (let j = 0; j < shown; j++) out += ' | ' + cols[j];
-      if (nCols > shown) out += ' | … ' + (nCols - shown) + ' more';
-      if (values) out += ' | Value';
-      for (let i = 0; i < rows.length; i++) {
-        const key = rows[i][0], row = rows[i][1];
-        out += '\n' + key;
-        const isObj = row !== null && typeof row === 'object';
-        for (let j = 0; j < shown; j++) {
-          const d = isObj ? ownDesc(row, cols[j]) : null;
-          out += ' | ' + (!d ? '' : 'value' in d ? inner(d.value) : '(…)');
-        }
-        if (nCols > shown) out += ' | …';
-        if (values) out += ' | ' + (isObj ? '' : inner(row));
-      }
-      if (nRows > rows.length) out += '\n… ' + (nRows - rows.length) + ' more rows';
-      return out;
-    } catch (e) { return '{…}'; }
-  };
-
-  // Returns [text, an Error argument's stack is in it].
-  const format = (args, from) => {
-    let out = '', err = false, i = from;
-    if (typeof args[i] === 'string' && args.length > i + 1 && apply(sIndexOf, args[i], ['%']) >= 0) {
-      const fmt = args[i++];
-      let k = 0;
-      while (k < fmt.length) {
-        const at = apply(sIndexOf, fmt, ['%', k]);
-        if (at < 0 || at === fmt.length - 1) { out += slice(fmt, k, fmt.length); break; }
-        out += slice(fmt, k, at);
-        const spec = fmt[at + 1];
-        k = at + 2;
-        if (spec === '%') { out += '%'; continue; }
-        if (apply(sIndexOf, 'sdifoOc', [spec]) < 0 || i >= args.length) { out += '%' + spec; continue; }
-        const a = args[i++];
-        if (spec === 'c') continue;
-        if (spec === 'd' || spec === 'i' || spec === 'f') {
-          let x;
-          try { x = typeof a === 'bigint' ? a : toNum(a); } catch (e) { x = NaN; }
-          out += typeof x === 'bigint' ? toStr(x) : isNaNf(x) ? 'NaN' : toStr(spec === 'f' ? x : trunc(x));
-          continue;
-        }
-        if (isError(a)) err = true;
-        out += show(a);
-      }
-    }
-    for (; i < args.length; i++) {
-      const a = args[i];
-      if (isError(a)) err = true;
-      out += (out || i > from ? ' ' : '') + show(a);
-    }
-    return [out, err];
   };
 
   // -- where the call came from ---------------------------------------------------------------------------
