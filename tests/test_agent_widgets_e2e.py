@@ -28,7 +28,6 @@ DEFAULT_CAP = 2000
 _REF = r"((?:f\d+)?e\d+)"
 #: State words read from a widget's classes; ``not pressed`` and ``pressed=false`` say the opposite.
 _ON = re.compile(r"(?<!not )\b(pressed|active|selected|checked|on)\b(?!\s*[=:]\s*false)")
-NOT_BUILT = pytest.mark.xfail(strict=False, reason="issue 24: not built yet")
 #: The editors' text: a blank line between the first two lines.
 SQL = "select *\n\nfrom customers\nwhere id = 1"
 
@@ -144,7 +143,6 @@ async def test_quantity_picker_spans(drv: Driver) -> None:
 
 # --- words acting as links --------------------------------------------------------------------------------
 
-@NOT_BUILT
 async def test_words_in_a_paragraph_keep_their_ref(drv: Driver) -> None:
     """A clickable word deep inside a long paragraph stays in its text line as ``[Egestas](eN)``; a phone
     book's "Email: ..." span has a ref; both refs work."""
@@ -298,7 +296,6 @@ async def test_toggles_state_from_class(drv: Driver) -> None:
 
 # --- exact values and code editors ------------------------------------------------------------------------
 
-@NOT_BUILT
 async def test_textarea_value_keeps_its_trailing_space(drv: Driver) -> None:
     """A textarea holding "Lorem ipsum cursus eu " is shown, read and compared with its trailing space."""
     snap = await drv.open("textarea-space.html")
@@ -320,7 +317,6 @@ EDITORS = [
 ]
 
 
-@NOT_BUILT
 @pytest.mark.parametrize("page", EDITORS)
 async def test_code_editor_ref_text_and_typing(drv: Driver, page: str) -> None:
     """Issue 26 item 9: the visible editor has a ref; its text keeps the blank line (the snapshot value and

@@ -177,6 +177,21 @@
     S.ctx = saved;
   };
 
+  /* an editable's text as its lines: one line per block child when it is made of lines (CodeMirror 6's
+     .cm-line divs, a blank line being <div><br></div>), else innerText */
+  const editorLines = (e) => {
+    const kids = e.children;
+    let lines = kids.length > 0;
+    for (let c = e.firstChild; c && lines; c = c.nextSibling) {
+      if (c.nodeType === 3 && /[^ \t\n\r\f]/.test(c.data)) lines = false;
+      else if (c.nodeType === 1 && !isBlock(style(c).display)) lines = false;
+    }
+    if (!lines) return e.innerText || e.textContent || '';
+    const out = [];
+    for (let i = 0; i < kids.length; i++) out.push((kids[i].innerText || '').replace(/\n$/, ''));
+    return out.join('\n');
+  };
+
   const walk = (e, measure) => {
     walked += 1;
     const tag = e.localName;
@@ -384,8 +399,8 @@
       if (states) attr(A, 'data-class-states', states);
     }
     if (tag === 'input' || tag === 'textarea' || tag === 'select' || tag === 'button') formAttrs(A, e, tag);
-    else if (editable) {   /* as shown: its lines kept (innerText), trailing line breaks dropped */
-      const v = (e.innerText || e.textContent || '').replace(/\u200b/g, '').replace(/\n+$/, '');
+    else if (editable) {   /* as shown: its lines kept, trailing line breaks dropped */
+      const v = editorLines(e).replace(/\u200b/g, '').replace(/\n+$/, '');
       if (v.trim()) valueAttr(A, v);
     }
     if ((tag === 'details' || tag === 'dialog') && e.open) A.open = '';
