@@ -38,7 +38,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -47,14 +46,8 @@ from playwright.async_api import Download, FileChooser, Page, Response
 from playwright.async_api import Error as PlaywrightError
 
 from .._errors import (
-    ActionTimeout,
     BrowserCtxError,
-    PageError,
-    SelectorError,
-    StaleRefError,
-    error_kind,
     one_line,
-    translate,
 )
 from ..core.budget import Budget
 from ..core.delta import diff_renderings, drifted, render_delta
@@ -64,6 +57,7 @@ from ..core.outline import outline, render_card
 from ..core.record import ActionRecord, PopupInfo, human_size
 from ..core.snapshot import Line, render_lines
 from ..settings import Settings
+from .action_errors import action_error, ensure_open
 from .downloads import save_downloads
 from .journal import drain as drain_journal
 from .reading import walk_for_record, walk_tab
@@ -93,53 +87,6 @@ DELTA_MIN_TOKENS = 60
 #: Seconds to wait for the tab's capture to receive the events the browser already sent.
 SYNC_TIMEOUT_S = 1.0
 _PDF = "application/pdf"
-_COVER_RE = re.compile(r"-\s*(.+?) intercepts pointer events")
-#: Why an element was not acted on (:func:`~browser_ctx._errors.error_kind`), and what to do: (why, hint).
-_NOT_ACTIONABLE = {
-    "disabled": ("it is disabled", "Fill the form so it enables, or check browser_snapshot"),
-    "hidden": ("it is not visible", "Scroll, open its menu, or pick a visible element"),
-    "readonly": ("it is not editable (readonly?)", "Pick an editable field"),
-    "unstable": ("it kept moving (animation)", "Wait, then try again"),
-    "offscreen": ("it is outside the viewport", "Scroll it into view first"),
-}
-
-
-def action_error(exc: BaseException, *, verb: str, target: str, timeout_ms: float,
-                 element: str | None = None) -> BrowserCtxError:
-    """Translate a Playwright action error into one line that says why the element could not be used.
-
-    Reads Playwright's call log: "intercepts pointer events" names what covers the element;
-    "not enabled" (disabled), "not visible", "not editable" (readonly), "not stable", detached say so,
-    each a different message naming the element (``element``, e.g. ``textbox "Email" [e5]``, else the
-    quoted ``target``); anything else goes through :func:`browser_ctx._errors.translate`.
-    """
-    if isinstance(exc, BrowserCtxError):
-        return exc
-    msg = str(exc)
-    kind = error_kind(exc)
-    what = element or f"{target!r}"
-    covers = _COVER_RE.findall(msg) if kind == "covered" else []
-    if covers:
-        cover = covers[-1].replace(" subtree", "")
-        return ActionTimeout(f"Could not {verb} {what}: it is covered by {one_line(cover, 160)} (it intercepts "
-                             f"pointer events; waited {timeout_ms:.0f} ms). Close or dismiss that first.")
-    if kind in _NOT_ACTIONABLE:
-        why, hint = _NOT_ACTIONABLE[kind]
-        return ActionTimeout(f"Could not {verb} {what}: {why} (waited {timeout_ms:.0f} ms). {hint}.")
-    if kind == "wrong-element":
-        return SelectorError(f"Could not {verb} {what}: {one_line(msg.split('Error: ')[-1], 160)}")
-    if kind == "detached":
-        return StaleRefError(f"Could not {verb} {what}: the element was removed from the page. "
-                             "Take a new browser_snapshot.")
-    return translate(exc, action=verb, target=target, timeout_ms=timeout_ms)
-
-
-def ensure_open(tab: Tab) -> None:
-    """Raise :class:`PageError` if ``tab``'s page is closed."""
-    if tab.page.is_closed():
-        raise PageError("The tab is closed; use browser_tabs to pick another or browser_navigate to open one.")
-
-
 @dataclass
 class _PageWatch:
     page: Page

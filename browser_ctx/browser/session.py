@@ -13,30 +13,24 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections import OrderedDict
-from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
-from playwright.async_api import Browser, BrowserContext, FileChooser, Page, Playwright, async_playwright
+from playwright.async_api import Browser, BrowserContext, Page, Playwright, async_playwright
 from playwright.async_api import Error as PlaywrightError
 
 from .._errors import BrowserLaunchError, InvalidArgument, PageError, one_line
-from ..core.fingerprint import ReadHistory
 from ..core.ledger import Ledger
 from ..core.redact import Redactor
-from ..core.testgen import Step
 from ..settings import Settings
 from .capture import ConsoleHook, EventCapture
 from .dialogs import DialogCenter
 from .journal import install as install_journal
 from .launcher import IGNORED_DEFAULT_ARGS, chromium_args, context_options, find_executable
-from .refs import FrameIds, register_ref_engine
+from .refs import register_ref_engine
 from .remote import BrowserProvider, RemoteBrowser
 from .scripts import invocation
-from .sourcemaps import SourceMaps
-from .walk import PageWalk
-from .worlds import Worlds
+from .tab import Capture, Tab
 
 __all__ = ["BrowserSession", "Tab", "Capture"]
 
@@ -50,93 +44,6 @@ STOP_TIMEOUT_S = 10
 #: once, and the next call says how many; ``browser_tabs new`` past it is refused. Each tab is a renderer
 #: (tens to hundreds of MB): issue 16's page opening 50 popups on load held 74 tabs and 1.9 GB without it.
 TAB_CAP = 16
-
-
-@dataclass
-class Capture:
-    """A rendered result kept so ``offset`` can read on without re-rendering.
-
-    Attributes:
-        text: the whole rendered (and scrubbed) result.
-        full_tokens: its o200k token count.
-        version: page-state version when rendered (``None`` if unknown).
-        meta: the structured fields sent with it (re-sent when reading on).
-    """
-
-    text: str
-    full_tokens: int
-    version: str | None = None
-    meta: dict[str, Any] = field(default_factory=dict)
-    #: Its number as an MCP resource (``browser-ctx://tab/T/capture/N``), given when first listed; 0 before.
-    number: int = 0
-
-
-@dataclass
-class Tab:
-    """One page of the browser context.
-
-    Attributes:
-        id: stable 1-based id for the session's lifetime (ids are never reused).
-        page: the Playwright page.
-        events: the tab's console/network capture.
-        frame_ids: stable ids of the page's frames (used in refs and frame tags).
-        captures: recent rendered results keyed by (tool, arguments), oldest first.
-        sent: fingerprint last sent per (tool, arguments, offset), for "unchanged since" replies.
-        history: the last few reads per (tool, arguments) by fingerprint, bounded, for ``since`` diffs.
-        crashed: the page's renderer died (``chrome://crash``, out of memory); the tab is replaced by a
-            fresh one the next time it would be used (:meth:`BrowserSession.current_tab`).
-        worlds: where our page-side scripts run (each frame's isolated world, :mod:`.worlds`).
-    """
-
-    id: int
-    page: Page
-    events: EventCapture
-    frame_ids: FrameIds = field(default_factory=FrameIds)
-    captures: OrderedDict[str, Capture] = field(default_factory=OrderedDict)
-    sent: dict[str, str] = field(default_factory=dict)
-    history: ReadHistory = field(default_factory=ReadHistory)
-    crashed: bool = False
-    #: Source maps of the scripts its console locations name (fetched when a listing shows them).
-    source_maps: SourceMaps = field(default_factory=SourceMaps)
-    #: The last number given to one of this tab's captures as an MCP resource (``server.resources``).
-    last_capture_number: int = 0
-    #: A file chooser the last action opened and nobody answered yet (``browser_file_upload`` without target).
-    file_chooser: FileChooser | None = None
-    #: When (epoch s) our last navigation of this page ended (or a failed load was undone): documents started
-    #: before it were ours (a redirect chain, Chromium's error page, the page gone back to), not the page moving
-    #: by itself.
-    navigated_at: float = 0.0
-    #: Walks of this page made so far (whole-page and targeted reads, action records), for tests and bench.
-    walks: int = 0
-    #: The last whole-page walk with Chromium's names (a snapshot or an action's record) and the bound it was
-    #: walked with (characters): the next action's "before" when the page version has not changed since.
-    last_walk: tuple[int, PageWalk] | None = None
-    #: Shapes of the lines that changed by themselves on the current document (a clock, a countdown: seen changing
-    #: between two walks with no action of ours between, in two such intervals), left out of its records; how
-    #: often each shape was seen so; and the document they are of.
-    drifting: set[str] = field(default_factory=set)
-    drift_seen: dict[str, int] = field(default_factory=dict)
-    drift_document: str = ""
-    #: The streams and polling (``WebSocket <url>``, ``polling <url>``) the records of the current document have
-    #: named (each is said once per document, :func:`.settle.untold`), and that document's timeOrigin.
-    streams_told: set[str] = field(default_factory=set)
-    streams_document: float | None = None
-    #: State of the opt-in tool families, by family (``perf``: a recording and the last report; ``emulation``: what
-    #: is in force; ``memory``: the last heap summary), owned by their ``browser/`` modules.
-    family_state: dict[str, Any] = field(default_factory=dict)
-    #: What was done in this tab, for ``browser_generate_test`` (kept only with ``--caps testing``).
-    steps: list[Step] = field(default_factory=list)
-    worlds: Worlds = field(init=False)
-
-    def __post_init__(self) -> None:
-        self.worlds = Worlds(self.page)
-
-    def keep(self, key: str, capture: Capture, limit: int) -> None:
-        """Store ``capture`` under ``key``, keeping at most ``limit`` captures."""
-        self.captures.pop(key, None)
-        self.captures[key] = capture
-        while len(self.captures) > limit:
-            self.captures.popitem(last=False)
 
 
 #: Playwright's device descriptors by name, read once per process: constant data of the installed
