@@ -31,3 +31,15 @@ async def test_a_table_row_reads_with_its_cells_apart_and_the_header(site):
         assert "Bo Chen" in cell and "Customer" in cell, cell
         plain = result_text(await s.call_tool("browser_text", {"target": "tbody tr:first-child", "format": "text"}))
         assert "218 | Ana Silva 8 | Hanoi" in plain, plain
+
+
+async def test_generated_images_are_not_read_as_text(site):
+    """``content: url("…")`` is an image: its URL is not text (a preload list of them read as one long line of
+    URLs), while the strings beside it are."""
+    async with mcp_session() as s:
+        await s.call_tool("browser_navigate", {"url": f"{site}/walks/pseudo-images.html"})
+        snap = result_text(await s.call_tool("browser_snapshot", {}))
+        assert "New: Spring catalogue" in snap, snap
+        assert ".png" not in snap and "img/" not in snap, snap
+        text = result_text(await s.call_tool("browser_text", {"format": "text"}))
+        assert "New: Spring catalogue" in text and ".png" not in text, text

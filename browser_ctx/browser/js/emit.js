@@ -145,7 +145,8 @@
     }
     return hosts;
   };
-  const PSEUDO_TOKEN = /"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'|attr\(\s*([\w-]+)\s*\)|counters?\(\s*([\w-]+)[^)]*\)/g;
+  /* url(...) and image-set(...) are images, not text: matched so that the quoted URL inside is not read as a string */
+  const PSEUDO_TOKEN = /(?:url|image-set|-webkit-image-set)\((?:"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|[^)])*\)|"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'|attr\(\s*([\w-]+)\s*\)|counters?\(\s*([\w-]+)[^)]*\)/g;
   /* CSS counters (content: "Step " counter(s) ": "), kept as the walk goes in document order when the page's
      rules use them: counter-reset and counter-increment of each element (its ::before's too) change them, and
      a reset lasts for the element's following siblings and their descendants (undone when the parent ends) */
@@ -192,6 +193,7 @@
     if (usesCounters) countersOf(ps);
     PSEUDO_TOKEN.lastIndex = 0;
     for (let m = PSEUDO_TOKEN.exec(c); m; m = PSEUDO_TOKEN.exec(c)) {
+      if (m[1] === undefined && m[2] === undefined && m[3] === undefined && m[4] === undefined) continue;  /* an image */
       if (m[4]) s += String(counters.get(m[4]) || 0);
       else if (m[3]) s += e.getAttribute(m[3]) || '';
       else s += (m[1] !== undefined ? m[1] : m[2]).replace(/\\([0-9a-fA-F]{1,6}) ?|\\(.)/g,
