@@ -130,6 +130,7 @@ class Watch:
     _chooser: FileChooser | None = None
     _gone: list[Gone] = field(default_factory=list)
     _gone_dropped: int = 0
+    _walk_title: str | None = None
 
     # listeners ------------------------------------------------------------------------------
 
@@ -211,6 +212,7 @@ class Watch:
         except BrowserCtxError as exc:  # a page mid-navigation: no delta
             log.debug("snapshot for delta failed: %s", exc)
             return None
+        self._walk_title = walk.title
         url = self.tab.page.url
         lines = render_lines(walk.doc, url=url)
         tab = self.tab
@@ -231,18 +233,26 @@ class Watch:
         except (TimeoutError, PlaywrightError):  # navigating, closed or busy
             return default
 
+    async def _walk_or_title(self, *, before: bool) -> list[Line] | None:
+        """The delta's walk (its title kept in ``_walk_title``), or with no delta just the title."""
+        self._walk_title = None
+        if self.delta:
+            return await self._snapshot(before=before)
+        self._walk_title = await self._title(self.tab.page, "")
+        return None
+
     async def start(self, action: str) -> None:
-        """Note the state before the action and start listening."""
+        """Note the state before the action and start listening. The probe (installs the settle observer), the
+        journal drain (what was shown since the last call), the before walk (or the tab's last walk, still
+        current) and the capture sync are independent: they run at once; the title is the walk's."""
         page = self.tab.page
         self.record = ActionRecord(action=action, url_before=page.url)
-        self.record.title_before = await self._title(page, "")
         self._dialog_mark = self.session.dialogs.mark()
-        self._origin, _ = await self._settle_probe()
-        self._gone, self._gone_dropped = await drain_journal(page, self.tab.frame_ids)  # since the last call
-        if self.delta:
-            self._before = await self._snapshot(before=True)
         events = self.tab.events
-        await events.sync(timeout=SYNC_TIMEOUT_S)
+        (self._origin, _), (self._gone, self._gone_dropped), self._before, _ = await asyncio.gather(
+            self._settle_probe(), drain_journal(page, self.tab.frame_ids), self._walk_or_title(before=True),
+            events.sync(timeout=SYNC_TIMEOUT_S))
+        self.record.title_before = self._walk_title if self._walk_title is not None else await self._title(page, "")
         self._console_mark = events.console_mark()
         self._traffic.base = events.total_requests
         self._events0 = {rid: n for rid, (_, n) in self._event_streams().items()}
@@ -359,8 +369,9 @@ class Watch:
         return PopupInfo(index, pw.page.url, title, pdf=pdf is not None,
                          size=await self._pdf_size(pdf) if pdf else None)
 
-    async def finish(self) -> ActionRecord:
-        """Stop listening and fill in the record (after :meth:`settle`)."""
+    async def finish(self, also: Callable[[], Awaitable[object]] | None = None) -> ActionRecord:
+        """Stop listening and fill in the record (after :meth:`settle`); ``also()`` (a read of the caller's, e.g.
+        what a typed-into field shows) runs with the record's own reads."""
         rec = self.record
         page = self.tab.page
         try:
@@ -376,29 +387,34 @@ class Watch:
         tabs = self.session.tabs
         for pw in self._popups:
             rec.popups.append(await self._popup_info(pw, tabs))
-        rec.console_errors, rec.console_error_count = await self._console_errors()  # syncs the capture
+        closed = page.is_closed()
+        walk_after = not (closed or self._doc_changed) and self._before is not None
+        self._walk_title = None
+        # The capture sync (console errors, requests), the journal drain and the after walk (its title is the
+        # record's) are independent: at once.
+        (rec.console_errors, rec.console_error_count), (gone, dropped), after, _ = await asyncio.gather(
+            self._console_errors(), drain_journal(page, self.tab.frame_ids),
+            self._snapshot() if walk_after else _nothing(), also() if also is not None else _nothing())
         self._read_network()
         rec.failed_requests, rec.failed_request_count = self._traffic.failed, len(self._traffic.failed)
         rec.mocked_requests = self._traffic.mocked
-        if page.is_closed():
+        if closed or page.is_closed():
             rec.notes.append("The tab closed itself.")
             return rec
         rec.url_after = page.url
-        gone, dropped = await drain_journal(page, self.tab.frame_ids)
+        rec.new_document = self._doc_changed
         # (what appeared during the action and is still shown is in the delta, not in this line)
         rec.shown_and_gone = render_gone(self._gone + [g for g in gone if not g.shown], self._gone_dropped + dropped)
-        rec.title_after = await self._title(page, rec.title_before)
-        rec.new_document = self._doc_changed
+        rec.title_after = self._walk_title if self._walk_title is not None else await self._title(page,
+                                                                                                   rec.title_before)
         pdf = self._pdf_record(page) if rec.new_document else None
         if pdf is not None:
             rec.page_card = f"PDF document, {human_size(await self._pdf_size(pdf))}, shown in the browser's PDF viewer."
         elif rec.new_document:
             rec.page_card = await self._card()
-        elif self.delta and self._before is not None:
-            after = await self._snapshot()
-            if after is not None:
-                rec.delta = render_delta(diff_renderings(self._before, after, drifting=self.tab.drifting),
-                                         max_tokens=self.delta_tokens)
+        elif after is not None and self._before is not None:
+            rec.delta = render_delta(diff_renderings(self._before, after, drifting=self.tab.drifting),
+                                     max_tokens=self.delta_tokens)
         if self._drift_new:
             names = ", ".join(f'"{_drift_label(s)}"' for s in self._drift_new[:3])
             n = len(self._drift_new)
@@ -419,7 +435,7 @@ class Watch:
 
 async def perform(call_session: BrowserSession, tab: Tab, settings: Settings, action: str,
                   act: Callable[[], Awaitable[str | None]], *, delta: bool = True, settle: bool = True,
-                  budget: Budget | None = None) -> ActionRecord:
+                  budget: Budget | None = None, also: Callable[[], Awaitable[object]] | None = None) -> ActionRecord:
     """Run ``act()`` (a coroutine function) on ``tab`` under a :class:`Watch` and return the record.
 
     Args:
@@ -433,6 +449,7 @@ async def perform(call_session: BrowserSession, tab: Tab, settings: Settings, ac
         budget: the call's budget (``budget.tokens`` caps the whole result; default: the server default);
             the delta gets at most :data:`DELTA_MAX_TOKENS` tokens and leaves :data:`RECORD_RESERVE_TOKENS`
             for the rest of the record.
+        also: ``async () -> object``, run after settling with the record's reads (:meth:`Watch.finish`).
 
     Raises:
         Whatever ``act`` raises (already translated by the caller); listeners are removed either way.
@@ -454,8 +471,12 @@ async def perform(call_session: BrowserSession, tab: Tab, settings: Settings, ac
         origin, _ = await watch._settle_probe()
         if origin is not None and watch._origin is not None and origin != watch._origin:
             watch._doc_changed = True
-    return await watch.finish()
+    return await watch.finish(also)
 
+
+
+async def _nothing() -> None:
+    return None
 
 
 def _drift_label(shape: str) -> str:

@@ -20,6 +20,7 @@ from ...browser import actions, navigation, refs
 from ...browser.actions import action_error, perform
 from ...browser.choose import choose, widget_state
 from ...browser.fields import FIELD_TYPES, fill_field, type_into
+from ...browser.labels import walked_label
 from ...browser.targets import describe_element, resolve_one
 from ...browser.verify import verify as verify_page
 from ...browser.worlds import on_element
@@ -49,11 +50,13 @@ def _rendered(tab, text: str) -> Rendered:
 
 
 async def _label(call: ToolCall, tab, locator, target: str) -> str:
+    """How the record names the target: the caller's ``element`` words, else the tab's last walk's line for a ref
+    (:func:`~browser_ctx.browser.labels.walked_label`, no page call), else the page's description."""
     element = call.args.get("element")
-    ref = target if refs.is_ref(target) else None
+    ref = target.strip() if refs.is_ref(target) else None
     if element:
         return f"{element} [{ref or target}]"
-    return await describe_element(locator, tab, ref=ref)
+    return (walked_label(tab, ref) if ref else None) or await describe_element(locator, tab, ref=ref)
 
 
 async def _act(call: ToolCall, verb: str, past: str, do: Any) -> Rendered:
@@ -113,10 +116,13 @@ async def type_text(call: ToolCall) -> Rendered:
     label = await _label(call, tab, locator, target)
     timeout = call.settings.timeouts.action_ms
 
+    notes: list[str | None] = []
+
     async def run() -> str | None:
         try:
             note = await type_into(locator, text, label=label, slowly=bool(a.get("slowly")), timeout_ms=timeout,
                                    mode=a.get("mode") or "replace")
+            notes.append(note)
             if a.get("submit"):
                 if note and note.endswith("with the keyboard."):
                     await locator.page.keyboard.press("Enter")
@@ -126,10 +132,16 @@ async def type_text(call: ToolCall) -> Rendered:
         except (PlaywrightError, TimeoutError) as exc:
             raise action_error(exc, verb="type into", target=target, timeout_ms=timeout, element=label) from exc
 
+    shown: list[str | None] = []
+
+    async def read_back() -> None:  # with the record's other reads, after settling
+        if not a.get("submit") and not (notes and (notes[0] or "").startswith("Now shows:")):
+            shown.append(await _readback(locator))
+
     record = await perform(call.session, tab, call.settings, f"Typed {len(text)} characters into {label}", run,
-                           budget=call.budget)
+                           budget=call.budget, also=read_back)
     if not a.get("submit") and not any(n.startswith("Now shows:") for n in record.notes):
-        record.readback = await _readback(locator)
+        record.readback = shown[0] if shown else None
         if record.readback is not None and record.readback not in ("(filled)", "(empty)") and text.strip() \
                 and " ".join(text.split()) not in " ".join(record.readback.split()) \
                 and not any(n.startswith("Entered as") for n in record.notes):
