@@ -13,7 +13,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from playwright.async_api import Error as PlaywrightError
-from playwright.async_api import Page, Request, Response
+from playwright.async_api import Request, Response
 
 from .._errors import (
     BrowserCtxError,
@@ -100,12 +100,12 @@ async def navigate(tab: Tab, url: str, settings: Settings, dialogs: DialogCenter
     mark = dialogs.mark() if dialogs is not None else 0
     before = page.url
     given = settings.launch.http_credentials is not None or without_credentials(url) != url
-    if dialogs is not None and dialogs.opened_within(DIALOG_STORM_S) and await _leave_wedged_page(page):
+    if dialogs is not None and dialogs.opened_within(DIALOG_STORM_S) and await _leave_wedged_page(tab):
         notes.append("the page was opening dialogs non-stop; its scripts were stopped to leave it")
-    elif _navigating_by_itself(tab) and await _leave_wedged_page(page):
+    elif _navigating_by_itself(tab) and await _leave_wedged_page(tab):
         # Its next self-navigation could otherwise land after ours and be followed as a redirect of ours.
         notes.append("the page was navigating by itself non-stop; its scripts were stopped to leave it")
-    async with NavigationReasons(page) as reasons:
+    async with NavigationReasons(tab.cdp) as reasons:
         nav = await _load(tab, url, settings, dialogs, notes, before, given, mark, reasons, read)
     if not any(note.startswith((KEPT_NAVIGATING, STOPPED_FOLLOWING)) for note in nav.notes):
         tab.navigated_at = time.time()  # the documents of its chain were ours; a page still moving is not counted out
@@ -119,7 +119,7 @@ async def _load(tab: Tab, url: str, settings: Settings, dialogs: DialogCenter | 
     page = tab.page
     timeout = settings.timeouts.navigation_ms
     try:
-        response = await _goto(page, url, timeout)
+        response = await _goto(tab, url, timeout)
     except PlaywrightError as exc:  # translated below
         if net_error(exc) == AUTH_REFUSED:  # Playwright answered a challenge and the server refused the answer
             error: BrowserCtxError = auth_required(401, await _challenge(tab, url), url, credentials_given=given)
@@ -202,16 +202,17 @@ async def _server_hops(request: Request) -> list[Hop]:
 MAX_SERVER_HOPS = 20
 
 
-async def _goto(page: Page, url: str, timeout: float) -> Response | None:
+async def _goto(tab: Tab, url: str, timeout: float) -> Response | None:
     """``page.goto(url)`` up to DOMContentLoaded. When the page's own navigation (a script moving it every
     50 ms) aborts ours (``net::ERR_ABORTED`` while the page went somewhere else by itself), its scripts are
     stopped, it is left for ``about:blank``, and the load is tried once more. Raises what ``goto`` raises."""
+    page = tab.page
     before = page.url
     try:
         return await page.goto(url, wait_until="domcontentloaded", timeout=timeout)
     except PlaywrightError as exc:
         moved_by_itself = page.url not in (before, url) and not page.url.startswith("chrome-error:")
-        if net_error(exc) != "net::ERR_ABORTED" or not moved_by_itself or not await _leave_wedged_page(page):
+        if net_error(exc) != "net::ERR_ABORTED" or not moved_by_itself or not await _leave_wedged_page(tab):
             raise
     return await page.goto(url, wait_until="domcontentloaded", timeout=timeout)
 
@@ -239,12 +240,14 @@ def _navigating_by_itself(tab: Tab) -> bool:
 LEAVE_WAIT_MS = 5_000
 
 
-async def _leave_wedged_page(page: Page) -> bool:
+async def _leave_wedged_page(tab: Tab) -> bool:
     """Leave a page that keeps the renderer busy with dialogs: stop its scripts (CDP
-    ``Emulation.setScriptExecutionDisabled``), load ``about:blank``, and turn scripts back on for the next
-    page. Returns whether the page was left (if not, the navigation is tried anyway)."""
+    ``Emulation.setScriptExecutionDisabled`` on the tab's session of the page, already open), load
+    ``about:blank``, and turn scripts back on for the next page. Returns whether the page was left (if not, the
+    navigation is tried anyway)."""
+    page = tab.page
     try:
-        cdp = await page.context.new_cdp_session(page)
+        cdp = await tab.cdp.session()
     except PlaywrightError as exc:  # a remote browser without CDP, or the page closed: navigate as usual
         log.debug("no CDP session to leave a wedged page: %s", one_line(str(exc), 120))
         return False
@@ -258,7 +261,6 @@ async def _leave_wedged_page(page: Page) -> bool:
     finally:
         with contextlib.suppress(PlaywrightError):  # the session or page is gone: nothing left to turn back on
             await cdp.send("Emulation.setScriptExecutionDisabled", {"value": False})
-            await cdp.detach()
 
 
 async def _restore(tab: Tab, before: str) -> None:

@@ -22,6 +22,7 @@ from .._errors import one_line
 from ..core.outline import Hop
 from ..core.record import DialogInfo
 from ..settings import Settings
+from .page_cdp import PageCDP
 from .reading import page_title
 from .scripts import script
 from .session import Tab
@@ -81,8 +82,8 @@ _REASONS = {"metaTagRefresh": "meta refresh", "httpHeaderRefresh": "Refresh head
             "anchorClick": "link click", "reload": "reload"}
 
 
-#: The longest wait (s) for each step of the navigation-reasons CDP session (open, enable, detach): a
-#: renderer stuck in a script never answers them.
+#: The longest wait (s) for each step of the navigation reasons (the session's opening, ``Page.enable`` and
+#: ``Page.getFrameTree``, ``Page.disable``): a renderer stuck in a script never answers them.
 CDP_WAIT_S = 1.0
 #: Code that sets ``location`` (the same test as ``js/document_facts.js`` makes of inline scripts)…
 _SETS_LOCATION = re.compile(r"\blocation(?:\.href)?\s*=(?!=)|\blocation\.(?:replace|assign|reload)\s*\(")
@@ -100,15 +101,17 @@ SCAN_WAIT_S = 0.5
 
 class NavigationReasons:
     """While a navigation loads, why the page asked to go elsewhere: CDP ``Page.frameRequestedNavigation``
-    (meta refresh, script, Refresh header…) on a CDP session of its own, closed at the end.
+    (meta refresh, script, Refresh header…) on the tab's session of the page (``Page`` held enabled, the listener
+    removed at the end).
     ``by_url`` maps each requested URL (without fragment) to how the card names the reason; ``last_requested``
     is the URL (without fragment) the main frame last asked to go to, and ``requested`` is set each time it
     asks. Never raises: without CDP (a non-Chromium remote browser) all stay empty and hops are named from the
     page's facts."""
 
-    def __init__(self, page: Page) -> None:
-        self._page = page
+    def __init__(self, cdp: PageCDP) -> None:
+        self._pc = cdp
         self._cdp: CDPSession | None = None
+        self._enabled = False
         self._main_frame_id: str | None = None
         self.by_url: dict[str, str] = {}
         self.last_requested: str | None = None
@@ -125,14 +128,18 @@ class NavigationReasons:
 
     async def __aenter__(self) -> NavigationReasons:
         try:  # a renderer stuck in a script answers neither: then hops are named without it
-            self._cdp = await asyncio.wait_for(self._page.context.new_cdp_session(self._page), CDP_WAIT_S)
-            self._cdp.on("Page.frameRequestedNavigation", self._on_request)
-            _, tree = await asyncio.wait_for(asyncio.gather(self._cdp.send("Page.enable"),
-                                                            self._cdp.send("Page.getFrameTree")), CDP_WAIT_S)
+            self._cdp = cdp = await asyncio.wait_for(self._pc.session(), CDP_WAIT_S)
+            cdp.on("Page.frameRequestedNavigation", self._on_request)
+            _, tree = await asyncio.wait_for(asyncio.gather(self._enable(cdp), cdp.send("Page.getFrameTree")),
+                                             CDP_WAIT_S)
             self._main_frame_id = str(tree["frameTree"]["frame"]["id"])
         except (PlaywrightError, TimeoutError, KeyError) as exc:  # no CDP here, the page closed, or busy
             log.debug("no CDP session for navigation reasons: %s", one_line(str(exc), 120))
         return self
+
+    async def _enable(self, cdp: CDPSession) -> None:
+        await self._pc.enable(cdp, "Page")
+        self._enabled = True
 
     async def timer_redirect(self) -> bool:
         """Whether a small external script of the main frame's current document both sets ``location`` and
@@ -170,11 +177,15 @@ class NavigationReasons:
         return self.last_requested is not None and self.last_requested != defragged(nav_url)
 
     async def __aexit__(self, *_exc: object) -> None:
-        if self._cdp is not None:
-            # Gone already, or a renderer stuck in a script never answers the detach: the session then
-            # closes with the page; nothing is left listening that matters.
+        cdp, self._cdp = self._cdp, None
+        if cdp is None:
+            return
+        cdp.remove_listener("Page.frameRequestedNavigation", self._on_request)
+        if self._enabled:
+            # Gone already, or a renderer stuck in a script never answers the disable (sent only when no one
+            # else, such as the capture, holds Page): nothing is left listening that matters.
             with contextlib.suppress(PlaywrightError, TimeoutError):
-                await asyncio.wait_for(self._cdp.detach(), CDP_WAIT_S)
+                await asyncio.wait_for(self._pc.release(cdp, "Page"), CDP_WAIT_S)
 
 
 def defragged(url: str) -> str:

@@ -10,8 +10,8 @@ token); this module answers for exactly those, never for the whole tree of a pag
   nodes whose answer says more than a name (a value role, an invalid state, a name from ``title`` or a
   placeholder, a node Chromium may ignore: not rendered, under ``aria-hidden``/``inert``). A browser without the
   feature flag (one we attached to) has every node asked over CDP (:func:`.ax_nodes.fetch`).
-- :class:`FrameSessions` holds the CDP sessions of one read; :func:`apply_semantics` (pure) puts the answers on
-  the walked tree's nodes.
+- :class:`FrameSessions` takes the CDP sessions one read asks (the tab's, :class:`.page_cdp.PageCDP`) and lets go of
+  what the read left in them; :func:`apply_semantics` (pure) puts the answers on the walked tree's nodes.
 
 The per-node CDP path (:class:`NodeSemantics`, :func:`fetch`, :func:`subtree`, :func:`object_ids`,
 :func:`handoff`, :func:`resolve`, :func:`release`, :func:`parse_node`) lives in :mod:`.ax_nodes` and is
@@ -20,6 +20,7 @@ importable from here too.
 
 from __future__ import annotations
 
+import asyncio
 import re
 from collections.abc import Sequence
 
@@ -42,6 +43,7 @@ from .ax_nodes import (
     session_closed,
     subtree,
 )
+from .page_cdp import PageCDP
 from .scripts import invocation, script
 
 __all__ = [
@@ -66,6 +68,7 @@ __all__ = [
     "MAX_NAME_CHARS",
     "MAX_VALUE_CHARS",
     "VALUE_ROLES",
+    "LET_GO_WAIT_S",
 ]
 
 # --- the walk's kept nodes -------------------------------------------------------------------------------------
@@ -79,6 +82,9 @@ MAX_VALUE_CHARS = 200
 VALUE_ROLES = frozenset({"combobox", "slider", "spinbutton", "progressbar", "meter", "scrollbar"})
 
 _WHITESPACE = re.compile(r"[ \t\n\r\f]+")
+#: The longest wait (s), at the end of a read, for the page to answer that it let go of what the read left (a
+#: page stuck in a script answers later; the commands are sent, so later ones on the session come after them).
+LET_GO_WAIT_S = 0.25
 
 
 async def kept_array(cdp: CDPSession, token: str, context_id: int | None = None) -> str | None:
@@ -123,14 +129,19 @@ async def kept_keys(cdp: CDPSession, array_id: str) -> list[str | None] | None:
 
 
 class FrameSessions:
-    """The CDP sessions of one page read: the page's own, and one per out-of-process iframe asked about.
+    """The CDP sessions of one page read: the page's, and one per out-of-process iframe asked about.
 
-    Opened lazily, detached together by :meth:`close` (use ``async with``). Lives for one read only; it
-    keeps no state between reads.
+    Taken from the tab's :class:`.page_cdp.PageCDP` (``cdp``) as the read asks for them; :meth:`close` (use
+    ``async with``) lets go of what the read left in them: its remote objects (:data:`OBJECT_GROUP`) and the
+    accessibility tree Chromium built for it (``Accessibility.enable`` then ``disable`` drops the tree a query
+    built, so it is not kept up to date between reads), as detaching a session of the read's own did. Without
+    ``cdp`` (a page with no tab) the read opens sessions of its own and detaches them. Keeps no state between
+    reads.
     """
 
-    def __init__(self, page: Page) -> None:
-        self._page = page
+    def __init__(self, page: Page, cdp: PageCDP | None = None) -> None:
+        self._cdp = cdp if cdp is not None else PageCDP(page)
+        self._owns_cdp = cdp is None
         self._sessions: dict[Frame | None, CDPSession | None] = {}
 
     async def for_frame(self, frame: Frame | None = None) -> CDPSession | None:
@@ -140,30 +151,38 @@ class FrameSessions:
         """
         if frame not in self._sessions:
             try:
-                self._sessions[frame] = await self._page.context.new_cdp_session(frame or self._page)
+                self._sessions[frame] = await self._cdp.session(frame)
             except PlaywrightError:
                 self._sessions[frame] = None  # an in-process frame (or a closed page): no session of its own
         return self._sessions[frame]
 
     async def close(self) -> None:
-        """Detach every session opened (which frees their remote objects).
-
-        Never asks the page anything (a page stuck in a script would not answer): detaching is done by
-        the browser process.
-        """
-        sessions = [s for s in self._sessions.values() if s is not None]
+        """Let go of what the read left in the sessions it used; never raises. Waits at most
+        :data:`LET_GO_WAIT_S` for the page (a page stuck in a script answers later)."""
+        used = list({id(s): s for s in self._sessions.values() if s is not None}.values())
         self._sessions.clear()
-        for cdp in sessions:
-            try:
-                await cdp.detach()
-            except PlaywrightError:
-                pass  # the page or frame closed: the session is gone with it
+        if self._owns_cdp:
+            await self._cdp.close()  # detaching is done by the browser process: it never waits on the page
+            return
+        if used:
+            letting_go = asyncio.ensure_future(asyncio.gather(*(
+                _let_go(cdp, drop_tree=not self._cdp.holds(cdp, "Accessibility")) for cdp in used)))
+            await asyncio.wait({letting_go}, timeout=LET_GO_WAIT_S)
 
     async def __aenter__(self) -> FrameSessions:
         return self
 
     async def __aexit__(self, *exc: object) -> None:
         await self.close()
+
+
+async def _let_go(cdp: CDPSession, *, drop_tree: bool) -> None:
+    """Free the read's remote objects in ``cdp`` and (``drop_tree``: no one holds ``Accessibility`` enabled there)
+    drop the accessibility tree its queries built. Never raises."""
+    sends = [cdp.send("Runtime.releaseObjectGroup", {"objectGroup": OBJECT_GROUP})]
+    if drop_tree:
+        sends += [cdp.send("Accessibility.enable"), cdp.send("Accessibility.disable")]
+    await asyncio.gather(*sends, return_exceptions=True)  # the page navigated or closed: nothing of the read is left
 
 
 async def hold_tree(cdp: CDPSession, context_id: int | None = None) -> None:

@@ -27,6 +27,7 @@ from .capture import ConsoleHook, EventCapture
 from .dialogs import DialogCenter
 from .journal import install as install_journal
 from .launcher import IGNORED_DEFAULT_ARGS, chromium_args, context_options, find_executable
+from .page_cdp import PageCDP
 from .refs import register_ref_engine
 from .remote import BrowserProvider, RemoteBrowser
 from .scripts import invocation
@@ -308,8 +309,9 @@ class BrowserSession:
                 except PlaywrightError as exc:  # a tab that closed at once
                     log.debug("event capture failed to start on tab %s: %s", tab.id, exc)
                 return tab
-        events = EventCapture(page, self.settings.events, self.redactor, hook=self.console_hook)
-        tab = Tab(id=self._next_id, page=page, events=events)
+        cdp = PageCDP(page)
+        events = EventCapture(page, self.settings.events, self.redactor, hook=self.console_hook, cdp=cdp)
+        tab = Tab(id=self._next_id, page=page, events=events, cdp=cdp)
         self.dialogs.install(page)  # answer dialogs from the first load on
         self._next_id += 1
         self._tabs.append(tab)
@@ -357,6 +359,7 @@ class BrowserSession:
         was_open = self._context is not None
         for tab in list(self._tabs):
             await tab.events.close()  # safe after the page closed
+            await tab.cdp.close()
         await self._discard()
         return was_open
 

@@ -1,7 +1,8 @@
 """A tab of the session: its page, its event capture and every piece of per-page state (frame ids, captures kept for
 ``offset``, the read history for ``since``, the last walk, self-changing values, opt-in families' state).
 
-Owned by :class:`~browser_ctx.browser.session.BrowserSession`; plain state, no lifetime of its own.
+Owned by :class:`~browser_ctx.browser.session.BrowserSession`; plain state, except its CDP sessions
+(:class:`~.page_cdp.PageCDP`, closed with the tab: by the page's ``close``, or ``await tab.cdp.close()``).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from playwright.async_api import FileChooser, Page
 from ..core.fingerprint import ReadHistory
 from ..core.testgen import Step
 from .capture import EventCapture
+from .page_cdp import PageCDP
 from .refs import FrameIds
 from .sourcemaps import SourceMaps
 from .walk import PageWalk
@@ -50,6 +52,7 @@ class Tab:
         id: stable 1-based id for the session's lifetime (ids are never reused).
         page: the Playwright page.
         events: the tab's console/network capture.
+        cdp: the tab's CDP sessions, one per target, shared by the capture, the worlds and the reads.
         frame_ids: stable ids of the page's frames (used in refs and frame tags).
         captures: recent rendered results keyed by (tool, arguments), oldest first.
         sent: fingerprint last sent per (tool, arguments, offset), for "unchanged since" replies.
@@ -62,6 +65,7 @@ class Tab:
     id: int
     page: Page
     events: EventCapture
+    cdp: PageCDP
     frame_ids: FrameIds = field(default_factory=FrameIds)
     captures: OrderedDict[str, Capture] = field(default_factory=OrderedDict)
     sent: dict[str, str] = field(default_factory=dict)
@@ -100,7 +104,7 @@ class Tab:
     worlds: Worlds = field(init=False)
 
     def __post_init__(self) -> None:
-        self.worlds = Worlds(self.page)
+        self.worlds = Worlds(self.page, self.cdp)
 
     def keep(self, key: str, capture: Capture, limit: int) -> None:
         """Store ``capture`` under ``key``, keeping at most ``limit`` captures."""

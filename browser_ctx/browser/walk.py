@@ -325,7 +325,7 @@ async def walk_frame(frame: Frame, *, frame_ids: FrameIds, root: ElementHandle |
         PageError: the frame navigated, closed or crashed during the walk.
     """
     frame_ids.forget_detached()
-    async with semantics.FrameSessions(frame.page) as sessions:
+    async with semantics.FrameSessions(frame.page, worlds.cdp if worlds is not None else None) as sessions:
         return await _walk_with(frame, frame_ids, root, timeout_ms, sessions, worlds)
 
 
@@ -365,7 +365,7 @@ async def walk_page(frame: Frame, *, frame_ids: FrameIds, max_chars: int = 0,
     budget = max(0.001, timeout_ms / 1000)
     facts: dict = {}
     try:
-        async with semantics.FrameSessions(frame.page) as sessions:
+        async with semantics.FrameSessions(frame.page, worlds.cdp if worlds is not None else None) as sessions:
             node, wires = await asyncio.wait_for(_walk(frame, frame_ids, None, budget, max_chars, facts, sessions,
                                                        worlds, walker_names=not with_semantics), budget)
     except TimeoutError as exc:
@@ -470,7 +470,8 @@ async def walk_locator(locator: Locator, *, frame_ids: FrameIds, timeout_ms: flo
     results: list[Walk] = []
     frame_ids.forget_detached()
     try:
-        async with semantics.FrameSessions(locator.page) as sessions:  # one set of CDP sessions for every match
+        cdp = worlds.cdp if worlds is not None else None
+        async with semantics.FrameSessions(locator.page, cdp) as sessions:  # one set of CDP sessions for every match
             for handle in handles:
                 frame = await (worlds.frame_of(handle) if worlds is not None else handle.owner_frame())
                 if frame is None:

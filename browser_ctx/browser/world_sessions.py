@@ -1,13 +1,14 @@
 """The CDP sessions and isolated-world contexts behind :class:`.worlds.Worlds` (its bookkeeping half).
 
-:class:`WorldSessions` (the base of ``Worlds``, one per page) opens one CDP session for the page, lazily, and
-learns the world's name once (``Runtime.enable`` lists the contexts, then ``Runtime.disable``: the session does
-not stay subscribed to console or context events). A frame's context in that world comes from
+:class:`WorldSessions` (the base of ``Worlds``, one per page) uses the tab's CDP sessions (:class:`.page_cdp.PageCDP`:
+the page's, and one per out-of-process iframe, shared with the capture and the reads), and learns the world's
+name once, from the contexts the page's session reported (``Runtime`` held enabled for a moment when no one
+holds it: the contexts are listed before it answers). A frame's context in that world comes from
 ``Page.createIsolatedWorld {frameId, worldName}``, which answers the existing world's context (worlds are
-shared by name), kept until a call finds it gone with its document. An out-of-process iframe gets its own
-session the same way. A Playwright :class:`~playwright.async_api.Frame` is matched to its CDP frame id once: the
-``bcpin`` selector engine (``js/pin_engine.js``, a content script) pins the frame's root element under a random
-key, and the context holding the key names the frame. The main frame is the root of ``Page.getFrameTree``.
+shared by name), kept until a call finds it gone with its document. A Playwright
+:class:`~playwright.async_api.Frame` is matched to its CDP frame id once: the ``bcpin`` selector engine
+(``js/pin_engine.js``, a content script) pins the frame's root element under a random key, and the context
+holding the key names the frame. The main frame is the root of ``Page.getFrameTree``.
 
 ``_call`` runs one script in a frame's world (one ``Runtime.callFunctionOn``, tried again when the document was
 replaced); handing elements to scripts and main-world calls are :mod:`.worlds`'.
@@ -16,7 +17,6 @@ replaced); handing elements to scripts and main-world calls are :mod:`.worlds`'.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import secrets
 from typing import TYPE_CHECKING, Any
@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 from playwright.async_api import Error as PlaywrightError
 
 from .._errors import error_kind
+from .page_cdp import PageCDP
 
 if TYPE_CHECKING:
     from playwright.async_api import CDPSession, Frame, Page
@@ -58,12 +59,24 @@ _NAVIGATED = "Execution context was destroyed, most likely because of a navigati
 
 class _Session:
     """One CDP session (the page's, or an out-of-process iframe's) and its frames' isolated-world contexts,
-    as last asked for (a context dies with its document: a call that finds it gone asks again)."""
+    as last asked for (a context dies with its document: a call that finds it gone asks again). Closed when a
+    call found it closed or the tab's :class:`.page_cdp.PageCDP` no longer has it."""
 
-    def __init__(self, cdp: CDPSession) -> None:
+    def __init__(self, cdp: CDPSession, owner: PageCDP) -> None:
         self.cdp = cdp
         self.contexts: dict[str, int] = {}  # CDP frame id -> execution context id of the utility world
-        self.closed = False
+        self._owner = owner
+        self._dead = False
+
+    @property
+    def closed(self) -> bool:
+        return self._dead or not self._owner.is_open(self.cdp)
+
+    @closed.setter
+    def closed(self, value: bool) -> None:
+        self._dead = value
+        if value:
+            self._owner.lost(self.cdp)
 
     def forget(self, frame_id: str, context_id: int) -> None:
         if self.contexts.get(frame_id) == context_id:
@@ -88,14 +101,17 @@ class WorldSessions:
 
     Args:
         page: the Playwright page; one instance per page, kept as long as the page lives.
+        cdp: the tab's CDP sessions (default: sessions of its own, detached by :meth:`close`).
 
     Attributes:
         isolated: ``True`` once scripts run in the isolated world, ``False`` when the page has no CDP
             session (they run in the main world), ``None`` before the first call.
     """
 
-    def __init__(self, page: Page) -> None:
+    def __init__(self, page: Page, cdp: PageCDP | None = None) -> None:
         self._page = page
+        self._cdp = cdp if cdp is not None else PageCDP(page)
+        self._owns_cdp = cdp is None
         self._session: _Session | None = None
         self._opening: asyncio.Task[_Session | None] | None = None
         self._oopif: dict[Frame, _Session | None] = {}
@@ -109,39 +125,37 @@ class WorldSessions:
         """The page whose frames these worlds are."""
         return self._page
 
+    @property
+    def cdp(self) -> PageCDP:
+        """The CDP sessions these worlds use (the tab's)."""
+        return self._cdp
+
     # --- sessions -----------------------------------------------------------------------------------------
 
-    async def _open(self, target: Page | Frame) -> _Session | None:
-        """A new session on ``target``, or ``None`` when it has no session of its own (an in-process frame,
-        a non-Chromium browser). The first also learns the world's name.
+    async def _open(self, frame: Frame | None) -> _Session | None:
+        """The tab's session of the page (``frame`` ``None``) or of an out-of-process ``frame``, or ``None`` when
+        it has none (an in-process frame, a non-Chromium browser). The first also learns the world's name.
 
         Raises:
             PlaywrightError: the page has no utility world (not Playwright's Chromium page) or closed.
         """
         try:
-            cdp = await self._page.context.new_cdp_session(target)
+            cdp = await self._cdp.session(frame)
         except PlaywrightError:
             return None
         if self._world_name is None:
-            names: list[str] = []
-
-            def created(event: dict[str, Any]) -> None:
-                name = str((event.get("context") or {}).get("name", ""))
-                if name.startswith(UTILITY_WORLD_PREFIX):
-                    names.append(name)
-
-            cdp.on("Runtime.executionContextCreated", created)
-            try:
-                await cdp.send("Runtime.enable")  # existing contexts are reported before it answers
-                await cdp.send("Runtime.disable")
-            finally:
-                cdp.remove_listener("Runtime.executionContextCreated", created)
+            names = self._utility_worlds()
+            if not names:
+                await self._cdp.enable(cdp, "Runtime")  # existing contexts are reported before it answers
+                await self._cdp.release(cdp, "Runtime")
+                names = self._utility_worlds()
             if not names or not await self._pin_engine_usable():
-                with contextlib.suppress(PlaywrightError):
-                    await cdp.detach()
                 return None
             self._world_name = names[0]
-        return _Session(cdp)
+        return _Session(cdp, self._cdp)
+
+    def _utility_worlds(self) -> list[str]:
+        return sorted(n for n in self._cdp.context_names() if n.startswith(UTILITY_WORLD_PREFIX))
 
     async def _pin_engine_usable(self) -> bool:
         """Whether the ``bcpin`` engine reaches this page's context. A context that existed before we connected
@@ -164,8 +178,8 @@ class WorldSessions:
             return self._session
         if self._page.is_closed():
             raise PlaywrightError("Target page, context or browser has been closed")
-        if self._opening is None or self._opening.done() and self._opening.exception() is not None:
-            self._opening = asyncio.ensure_future(self._open(self._page))
+        if self._opening is None or self._opening.done():
+            self._opening = asyncio.ensure_future(self._open(None))
         session = await asyncio.shield(self._opening)  # a caller's timeout must not cancel the opening
         if session is None:
             if self._page.is_closed():
@@ -176,17 +190,13 @@ class WorldSessions:
         return session
 
     async def close(self) -> None:
-        """Detach every session this page's worlds opened. Never raises."""
-        sessions = [s for s in [self._session, *self._oopif.values()] if s is not None]
+        """Forget every session and context (and detach the sessions when these worlds have their own).
+        Never raises."""
         self._session, self._opening = None, None
         self._oopif.clear()
         self._frames.clear()
-        for s in sessions:
-            s.closed = True
-            try:
-                await s.cdp.detach()
-            except PlaywrightError:
-                pass  # the page is gone, and its sessions with it
+        if self._owns_cdp:
+            await self._cdp.close()
 
     # --- frames ---------------------------------------------------------------------------------------------
 
@@ -231,11 +241,7 @@ class WorldSessions:
         for gone in [f for f in self._frames if f.is_detached()]:
             del self._frames[gone]
         for gone in [f for f in self._oopif if f.is_detached()]:
-            old = self._oopif.pop(gone)
-            if old is not None:
-                old.closed = True
-                with contextlib.suppress(PlaywrightError):
-                    await old.cdp.detach()
+            del self._oopif[gone]  # its session went with it (the tab's PageCDP detaches it)
         if frame.parent_frame is None:
             tree = await page_session.cdp.send("Page.getFrameTree")
             found = (page_session, str(tree["frameTree"]["frame"]["id"]))

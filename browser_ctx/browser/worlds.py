@@ -10,8 +10,9 @@ We use the isolated world Playwright already keeps in every frame of a Chromium 
 there too, so the ``bcref`` engine sees the ref registry our walker keeps in it (``window.__browserCtx`` of
 that world), and locators of refs keep working for every Playwright action.
 
-- :class:`Worlds` (one per page, owned by its ``Tab``) keeps one CDP session for the page, one per
-  out-of-process iframe, and each frame's context in that world (:mod:`.world_sessions`, its base class).
+- :class:`Worlds` (one per page, owned by its ``Tab``) uses the tab's CDP sessions (:class:`.page_cdp.PageCDP`:
+  the page's, one per out-of-process iframe) and keeps each frame's context in that world
+  (:mod:`.world_sessions`, its base class).
 - An element (a locator's first match, or a handle) is handed to a script through the ``bcpin`` selector
   engine (``js/pin_engine.js``, a content script): pinned under a random key by Playwright, taken out by the
   script.
@@ -22,7 +23,7 @@ that world), and locators of refs keep working for every Playwright action.
 
 Cost: one ``Runtime.callFunctionOn`` per script call (the script's text fixed, its arguments apart, so V8's
 compilation cache keeps it), as Playwright's own ``frame.evaluate``; the first call on a
-page adds a session and ``Runtime.enable`` (a few ms), the first on each frame one pin; an element adds one
+page may add ``Runtime.enable`` (a few ms), the first on each frame one pin; an element adds one
 Playwright round trip (the pin).
 
 Fallback: when the page offers no CDP session (a non-Chromium browser), :attr:`Worlds.isolated` is ``False``
@@ -57,6 +58,7 @@ class Worlds(WorldSessions):
 
     Args:
         page: the Playwright page; one instance per page, kept as long as the page lives.
+        cdp: the tab's CDP sessions (:class:`.page_cdp.PageCDP`; default: sessions of its own).
 
     Attributes:
         isolated: ``True`` once scripts run in the isolated world, ``False`` when the page has no CDP

@@ -1,24 +1,26 @@
-"""The capture of one tab: which CDP sessions it opens, and the public API the rest of browser-ctx uses.
+"""The capture of one tab: which CDP sessions it listens on, and the public API the rest of browser-ctx uses.
 
-:class:`EventCapture` attaches, from the moment a navigation starts:
+:class:`EventCapture` listens, from the moment a navigation starts, on the tab's CDP sessions
+(:class:`~..page_cdp.PageCDP`: ours, shared with the worlds and the reads; nothing of Playwright's is touched):
 
-- a CDP session of the page (its own, so nothing of Playwright's is touched) with ``Page``,
-  ``Network``, ``Log`` and ``Runtime`` enabled: the page's requests, uncaught errors, the browser's
-  log, the console hook's batches, and ``Page.frameNavigated`` / ``Page.navigatedWithinDocument`` for
-  the sections (:mod:`.sections`);
-- a CDP session of each out-of-process (cross-site) iframe, opened when its document commits (up to
+- the page's session, with ``Page``, ``Network``, ``Log`` and ``Runtime`` held enabled for the tab's life: the
+  page's requests, uncaught errors, the browser's log, the console hook's batches, and ``Page.frameNavigated`` /
+  ``Page.navigatedWithinDocument`` for the sections (:mod:`.sections`);
+- the session of each out-of-process (cross-site) iframe, from when its document commits (up to
   :data:`MAX_FRAME_SESSIONS` per tab): its network and errors; requests such a frame makes before
   that session is attached are missed (its document request itself is seen by the page's session);
-- the page's dedicated workers, through the page's session, and a second session of the page that
-  holds each new worker until its network is enabled (:mod:`.workers`).
+- the page's dedicated workers, through the page's session, and a second session of the page, its own (a
+  session has one auto-attach setting), that holds each new worker until its network is enabled
+  (:mod:`.workers`).
 
 What is done with the events: console in :mod:`.console`, network in :mod:`.network`.
 
 Interface the rest of browser-ctx relies on (``Tab.events``):
 
-- ``EventCapture(page, settings, redactor, hook=ConsoleHook())``: one :class:`~.console.ConsoleHook`
-  per browser-ctx session; ``await start()`` right after the page is created and before any
-  navigation; ``await close()`` when the tab goes away;
+- ``EventCapture(page, settings, redactor, hook=ConsoleHook(), cdp=tab_cdp)``: one :class:`~.console.ConsoleHook`
+  per browser-ctx session, the tab's :class:`~..page_cdp.PageCDP` (default: sessions of its own);
+  ``await start()`` right after the page is created and before any navigation; ``await close()`` when the tab
+  goes away;
 - ``await sync()`` before reading: delivers what the page and the browser already produced;
 - ``load_summary() -> {"consoleErrors": int, "failedRequests": int}``: counts since the last full
   navigation started (used by ``browser_navigate``'s page card);
@@ -42,6 +44,7 @@ from ...core.console import ConsoleBuffer, ConsoleEntry
 from ...core.listing import ShownMemory
 from ...core.network import RequestRecord
 from ...core.sections import Section
+from ..page_cdp import PageCDP
 from .bodies import Body
 from .console import ConsoleCapture, ConsoleHook
 from .network import NetworkCapture
@@ -66,13 +69,6 @@ START_RETRY_DELAY = 0.05
 TERMINATE_TIMEOUT = 5.0
 
 Handler = Callable[[dict[str, Any]], None]
-
-
-async def _detach(session: CDPSession) -> None:
-    try:
-        await session.detach()
-    except PlaywrightError:
-        pass  # already gone: nothing left to release
 
 
 async def _ping(session: CDPSession) -> None:
@@ -106,8 +102,10 @@ class EventCapture:
     """
 
     def __init__(self, page: Page, settings: EventSettings, redactor: Redactor, *,
-                 hook: ConsoleHook | None = None) -> None:
+                 hook: ConsoleHook | None = None, cdp: PageCDP | None = None) -> None:
         self._page = page
+        self._pc = cdp if cdp is not None else PageCDP(page)
+        self._owns_pc = cdp is None
         self.settings = settings
         self.redactor = redactor
         self._sections = SectionLog(redactor, page.url)
@@ -118,7 +116,8 @@ class EventCapture:
         self._hold: CDPSession | None = None  # holds new workers (see workers.py)
         self._closed = False
         self._hooked = False
-        self._frame_sessions: dict[Frame, tuple[str, CDPSession]] = {}  # OOPIF frame -> (target id, session)
+        self._frame_sessions: dict[Frame, CDPSession] = {}  # OOPIF frame -> its session
+        self._listening: list[tuple[CDPSession, str, Handler]] = []  # our listeners, removed by close()
         self._attaching: set[Frame] = set()
         self._starting: asyncio.Future[None] | None = None
         self.console_shown = ShownMemory()
@@ -148,8 +147,9 @@ class EventCapture:
 
     @property
     def cdp(self) -> CDPSession | None:
-        """The capture's CDP session of the page (``Page``, ``Network``, ``Runtime`` enabled), shared by the tools
-        that need one per tab (tracing, emulation, memory); ``None`` before :meth:`start` or after :meth:`close`."""
+        """The tab's CDP session of the page as the capture set it up (``Page``, ``Network``, ``Runtime``
+        enabled), used by the tools that need one per tab (tracing, emulation, memory); ``None`` before
+        :meth:`start` or after :meth:`close`."""
         return self._cdp
 
     @property
@@ -160,8 +160,8 @@ class EventCapture:
     # -- lifecycle --------------------------------------------------------------------------------
 
     async def start(self) -> None:
-        """Install the console hook, open the CDP session and enable its Page, Network, Log and Runtime
-        domains (with the hook's binding).
+        """Install the console hook, take the tab's CDP session of the page and hold its Page, Network, Log and
+        Runtime domains enabled (with the hook's binding).
 
         Idempotent and safe to call concurrently: later calls wait for the first one to finish, so
         a caller that must not miss the next navigation's events can ``await start()`` again.
@@ -183,7 +183,8 @@ class EventCapture:
                 sessions = [s for s in (self._cdp, self._hold) if s is not None]
                 self._cdp = self._hold = None
                 for session in sessions:
-                    await _detach(session)
+                    self._unlisten(session)
+                    await self._pc.drop(session)  # it died (a renderer swap): the next attempt opens another
                 if attempt == START_ATTEMPTS - 1 or self._page.is_closed() or self._closed:
                     raise
                 await asyncio.sleep(START_RETRY_DELAY)
@@ -206,22 +207,30 @@ class EventCapture:
 
     def _listen(self, cdp: CDPSession, handlers: dict[str, Handler]) -> None:
         for event, handler in handlers.items():
-            cdp.on(event, _guard(handler))
+            guarded = _guard(handler)
+            cdp.on(event, guarded)
+            self._listening.append((cdp, event, guarded))
+
+    def _unlisten(self, cdp: CDPSession) -> None:
+        """Remove our listeners from ``cdp`` (a session others go on using)."""
+        for session, event, handler in [entry for entry in self._listening if entry[0] is cdp]:
+            session.remove_listener(event, handler)
+        self._listening = [entry for entry in self._listening if entry[0] is not cdp]
 
     async def _open_session(self) -> None:
-        cdp = await self._page.context.new_cdp_session(self._page)
+        cdp = await self._pc.session()
         self._cdp = self._network.page_session = cdp
-        self._hold = hold = await self._page.context.new_cdp_session(self._page)
+        self._hold = hold = await self._pc.own_session()
         self._listen(cdp, self._network.handlers() | self._console.handlers() | self._workers.page_handlers()
                      | {"Page.frameNavigated": self._on_frame_navigated,
                         "Page.navigatedWithinDocument": self._on_same_document})
         self._listen(hold, self._workers.hold_handlers())
         tree = await cdp.send("Page.getFrameTree")
         self._sections.main_frame = tree["frameTree"]["frame"]["id"]
-        await cdp.send("Page.enable")
-        await self._network.enable(cdp)
-        await cdp.send("Log.enable")
-        await self._console.enable(cdp)
+        await self._pc.enable(cdp, "Page")
+        await self._network.enable(cdp, self._pc)
+        await self._pc.enable(cdp, "Log")
+        await self._console.enable(cdp, self._pc)
         await self._workers.watch(cdp, hold)
         # If a navigation committed while we were attaching, label the section with it.
         tree = await cdp.send("Page.getFrameTree")
@@ -242,39 +251,40 @@ class EventCapture:
     def _on_frame_detached(self, frame: Frame) -> None:
         held = self._frame_sessions.pop(frame, None)
         if held is not None:
-            self._spawn(_detach(held[1]))
+            self._unlisten(held)  # the tab's PageCDP detaches the session
 
     async def _attach_frame(self, frame: Frame) -> None:
-        """Capture the network of an out-of-process (cross-site) iframe through a CDP session of its own
-        target, opened when its document commits. Frames in the page's process are already covered; at
-        most :data:`MAX_FRAME_SESSIONS` frames get a session."""
+        """Capture the network of an out-of-process (cross-site) iframe through the session of its own
+        target, from when its document commits. Frames in the page's process are already covered; at
+        most :data:`MAX_FRAME_SESSIONS` frames are listened to."""
+        held = self._frame_sessions.get(frame)
+        if self._closed or (held is None and len(self._frame_sessions) >= MAX_FRAME_SESSIONS):
+            return
         try:
-            cdp = await self._page.context.new_cdp_session(frame)
+            cdp = await self._pc.session(frame)
         except PlaywrightError:  # in the page's process (or gone): the page's session covers it
             held = self._frame_sessions.pop(frame, None)
             if held is not None:
-                await _detach(held[1])
+                self._unlisten(held)
             return
+        held = self._frame_sessions.get(frame)
+        if self._closed or held is cdp:  # the same target as before: already listened to
+            return
+        if held is not None:
+            self._unlisten(held)
+        self._frame_sessions[frame] = cdp
         try:
-            info = await cdp.send("Target.getTargetInfo")
-            target = str((info.get("targetInfo") or {}).get("targetId") or "")
-            held = self._frame_sessions.get(frame)
-            if self._closed or (held is not None and held[0] == target) or (
-                    held is None and len(self._frame_sessions) >= MAX_FRAME_SESSIONS):
-                await _detach(cdp)
-                return
-            if held is not None:
-                await _detach(held[1])
-            self._frame_sessions[frame] = (target, cdp)
             self._listen(cdp, {event: self._network.seen_by(cdp, handler)
                                for event, handler in self._network.handlers().items()})
             self._listen(cdp, self._console.handlers(top_target=False))
-            await self._network.enable(cdp)
-            await cdp.send("Log.enable")
-            await self._console.enable(cdp)
+            await self._network.enable(cdp, self._pc)
+            await self._pc.enable(cdp, "Log")
+            await self._console.enable(cdp, self._pc)
         except PlaywrightError as exc:  # the frame navigated or closed meanwhile
             log.debug("frame capture failed: %s", exc)
-            await _detach(cdp)
+            if self._frame_sessions.get(frame) is cdp:
+                del self._frame_sessions[frame]
+            self._unlisten(cdp)
 
     async def terminate_execution(self) -> bool:
         """Stop the JavaScript running in the page (CDP ``Runtime.terminateExecution``) over the capture's
@@ -303,7 +313,7 @@ class EventCapture:
             return False
         waits: list[Any] = [cdp.send("Runtime.evaluate", {"expression": "0", "returnByValue": True}),
                             cdp.send("Target.getTargetInfo")]
-        waits.extend(_ping(child) for _, child in list(self._frame_sessions.values()))
+        waits.extend(_ping(child) for child in list(self._frame_sessions.values()))
         if not self._page.is_closed():
             waits.extend(self._console.hook.drain(frame) for frame in self._page.frames)
         try:
@@ -314,16 +324,20 @@ class EventCapture:
             return False
 
     async def close(self) -> None:
-        """Detach the CDP sessions (safe to call twice, or after the page closed)."""
+        """Stop listening: our listeners are removed and the worker hold detached; the shared sessions stay
+        with the tab, their domains held (safe to call twice, or after the page closed; never asks the page)."""
         self._closed = self._console.closed = True
-        sessions = [s for s in (self._cdp, self._hold) if s is not None]
+        hold = self._hold
         self._cdp = self._hold = None
-        sessions += [c for _, c in self._frame_sessions.values()]
+        for session in {id(s): s for s, _, _ in self._listening}.values():
+            self._unlisten(session)
         self._frame_sessions.clear()
         self._network.forget_sessions()
         self._workers.close()
-        for session in sessions:
-            await _detach(session)
+        if hold is not None:
+            await self._pc.drop(hold)
+        if self._owns_pc:
+            await self._pc.close()
 
     # -- sections ---------------------------------------------------------------------------------
 

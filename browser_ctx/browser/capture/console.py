@@ -49,6 +49,7 @@ from .sections import MAX_SECTIONS, SectionLog
 if TYPE_CHECKING:
     from ...core.redact import Redactor
     from ...settings import EventSettings
+    from ..page_cdp import PageCDP
 
 __all__ = ["ConsoleCapture", "ConsoleHook", "HOOK_PREFIX", "TRACE_FRAMES", "new_binding_name", "cdp_time"]
 
@@ -193,11 +194,12 @@ class ConsoleCapture:
         entry.full_length += len(label) + 1
         return entry
 
-    async def enable(self, cdp: Any) -> None:
-        """Expose the hook's binding on ``cdp``'s target and enable Runtime there (for uncaught errors and
-        the binding's calls; console calls reach it only up to the hook's pass-through budget)."""
+    async def enable(self, cdp: Any, domains: PageCDP) -> None:
+        """Expose the hook's binding on ``cdp``'s target and hold Runtime enabled there through ``domains``
+        (the tab's :class:`~browser_ctx.browser.page_cdp.PageCDP`), for uncaught errors and the binding's
+        calls; console calls reach it only up to the hook's pass-through budget."""
         await cdp.send("Runtime.addBinding", {"name": self.hook.binding})
-        await cdp.send("Runtime.enable")
+        await domains.enable(cdp, "Runtime")
 
     def on_document(self, section: Section) -> None:
         """A main-frame document committed as ``section``: file the contexts created for it just before

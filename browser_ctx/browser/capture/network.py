@@ -34,6 +34,7 @@ from .sections import SectionLog
 if TYPE_CHECKING:
     from ...core.redact import Redactor
     from ...settings import EventSettings
+    from ..page_cdp import PageCDP
 
 __all__ = ["NetworkCapture", "EXTRA_KEEP", "merge_headers"]
 
@@ -90,10 +91,15 @@ class NetworkCapture:
         }
 
     @staticmethod
-    async def enable(cdp: Any) -> None:
+    async def enable(cdp: Any, domains: PageCDP | None = None) -> None:
         """Enable ``Network`` on ``cdp`` (request bodies up to :data:`~browser_ctx.core.network.POST_KEEP`
-        characters arrive inline)."""
-        await cdp.send("Network.enable", {"maxPostDataSize": POST_KEEP})
+        characters arrive inline): held through ``domains`` for one of the tab's sessions, sent directly to a
+        worker's channel (``domains`` ``None``)."""
+        params = {"maxPostDataSize": POST_KEEP}
+        if domains is None:
+            await cdp.send("Network.enable", params)
+        else:
+            await domains.enable(cdp, "Network", params)
 
     def seen_by(self, cdp: Sender, handler: Callable[[dict[str, Any]], None]) -> Callable[[dict[str, Any]], None]:
         """Wrap a handler of a frame's or worker's session: remember which session saw each request (its
