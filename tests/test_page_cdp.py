@@ -1,5 +1,5 @@
-"""One owner of CDP per tab: :mod:`browser_ctx.browser.page_cdp` is the only module that opens a CDP session.
-Read from the source with ``ast``."""
+"""One owner of CDP per tab: :mod:`browser_ctx.browser.page_cdp` is the only module that opens a CDP session, and
+the isolated worlds are passed explicitly (no ambient ``ContextVar``). Read from the source with ``ast``."""
 
 from __future__ import annotations
 
@@ -30,3 +30,6 @@ def test_only_page_cdp_opens_cdp_sessions() -> None:
         f"CDP sessions are opened only by {owner} (PageCDP); take the tab's session from it: {sites}")
     assert len(sites) == 1, sites  # PageCDP._attach: the shared sessions and a caller's own go through it
 
+
+def test_worlds_are_passed_not_ambient() -> None:
+    assert _sites("ContextVar") == [], "pass the tab's Worlds explicitly (on_element(worlds, …), in_frame(worlds, …))"

@@ -29,7 +29,7 @@ from playwright.async_api import Frame, Locator
 from .._errors import ActionTimeout, SelectorError, error_kind
 from .refs import REF_ENGINE_NAME
 from .scripts import bundle, script
-from .worlds import frame_of, on_element, on_elements
+from .worlds import Worlds, frame_of, on_element, on_elements
 
 __all__ = ["choose", "widget_state", "WidgetState", "LIST_OPTIONS", "OPTION_WAIT_MS"]
 
@@ -69,13 +69,14 @@ class WidgetState:
     items: tuple[str, ...]
 
 
-async def widget_state(locator: Locator, timeout_ms: float = STATE_TIMEOUT_MS) -> WidgetState:
-    """Read the kind, state and shown value of ``locator``'s element.
+async def widget_state(worlds: Worlds | None, locator: Locator, timeout_ms: float = STATE_TIMEOUT_MS) -> WidgetState:
+    """Read the kind, state and shown value of ``locator``'s element (in the isolated world of ``worlds``, the
+    locator's tab's; ``None``: the main world).
 
     Raises:
         playwright.async_api.Error: the element is gone or the page navigated (callers translate it).
     """
-    raw: dict[str, Any] = await on_element(locator, script("widget_state"), timeout_ms=timeout_ms)
+    raw: dict[str, Any] = await on_element(worlds, locator, script("widget_state"), timeout_ms=timeout_ms)
     return WidgetState(**{**raw, "items": tuple(raw["items"])})
 
 
@@ -85,10 +86,10 @@ def _quoted(names: list[str]) -> str:
     return ", ".join(shown) + more if shown else "none"
 
 
-async def _frame_of(locator: Locator) -> Frame:
+async def _frame_of(worlds: Worlds | None, locator: Locator) -> Frame:
     handle = await locator.element_handle()
     try:
-        frame = await frame_of(handle, locator.page)
+        frame = await frame_of(worlds, handle, locator.page)
     finally:
         await handle.dispose()
     if frame is None:
@@ -103,15 +104,15 @@ def _option_scope(frame: Frame, state: WidgetState, listbox: Locator | None) -> 
     return frame.locator(f'[id="{state.controls}"]') if state.controls else frame.locator(":root")
 
 
-async def _visible_options(scope: Locator) -> list[str]:
+async def _visible_options(worlds: Worlds | None, scope: Locator) -> list[str]:
     try:
-        names: list[str] = await on_elements(scope.get_by_role("option"), _OPTIONS_JS)
+        names: list[str] = await on_elements(worlds, scope.get_by_role("option"), _OPTIONS_JS)
     except PlaywrightError:  # the list closed or re-rendered while read: none this time
         return []
     return [n for n in names if n]
 
 
-async def _find_option(scope: Locator, value: str, wait_ms: float) -> Locator | None:
+async def _find_option(worlds: Worlds | None, scope: Locator, value: str, wait_ms: float) -> Locator | None:
     """The visible option named ``value`` (exact, then case-insensitive), waiting up to ``wait_ms`` for the
     list to show options and then :data:`OPTION_WAIT_MS` more for a match; ``None`` when there is none."""
     loop = asyncio.get_running_loop()
@@ -125,7 +126,7 @@ async def _find_option(scope: Locator, value: str, wait_ms: float) -> Locator | 
                 if await candidates.nth(i).is_visible():
                     return candidates.nth(i)
         now = loop.time()
-        if match_deadline is None and await _visible_options(scope):
+        if match_deadline is None and await _visible_options(worlds, scope):
             match_deadline = now + OPTION_WAIT_MS / 1000
         if now >= (match_deadline if match_deadline is not None else deadline):
             return None
@@ -142,10 +143,11 @@ async def _close_list(locator: Locator, state: WidgetState, timeout_ms: float) -
         return
 
 
-async def _choose_hidden(locator: Locator, values: list[str], label: str, timeout_ms: float) -> list[str]:
+async def _choose_hidden(worlds: Worlds | None, locator: Locator, values: list[str], label: str,
+                         timeout_ms: float) -> list[str]:
     """A native select the page hides behind a trigger of its own: select the options in the page and send the
     events a user's choice sends (``js/choose_hidden.js``); returns what the trigger shows, else the select."""
-    got = await on_element(locator, bundle("choose_hidden"), values)
+    got = await on_element(worlds, locator, bundle("choose_hidden"), values)
     if got.get("missing"):
         raise SelectorError(f"No option {_quoted(got['missing'])} in {label}; its options: {_quoted(got['names'])}. "
                             "Nothing was chosen.")
@@ -153,18 +155,20 @@ async def _choose_hidden(locator: Locator, values: list[str], label: str, timeou
     ref = got.get("trigger")
     if shown is not None and ref and len(values) == 1 and values[0].strip().lower() not in shown.lower():
         # the widget does not follow its select's change event (Selectric): choose through its own list
-        frame = await _frame_of(locator)
+        frame = await _frame_of(worlds, locator)
         trigger = frame.locator(f"{REF_ENGINE_NAME}={ref}")
         await trigger.click(timeout=timeout_ms)
         option = frame.get_by_text(values[0].strip(), exact=True).locator("visible=true").first
         await option.click(timeout=timeout_ms)
         shown = " ".join((await trigger.inner_text(timeout=timeout_ms)).split())
-    return [shown] if shown else list((await widget_state(locator)).items)
+    return [shown] if shown else list((await widget_state(worlds, locator)).items)
 
 
-async def _choose_native(locator: Locator, values: list[str], label: str, timeout_ms: float) -> list[str]:
-    if not await locator.is_visible() or (await on_element(locator, bundle("choose_hidden"), None)).get("trigger"):
-        return await _choose_hidden(locator, values, label, timeout_ms)
+async def _choose_native(worlds: Worlds | None, locator: Locator, values: list[str], label: str,
+                         timeout_ms: float) -> list[str]:
+    if not await locator.is_visible() or (
+            await on_element(worlds, locator, bundle("choose_hidden"), None)).get("trigger"):
+        return await _choose_hidden(worlds, locator, values, label, timeout_ms)
     try:
         await locator.select_option(label=values, timeout=timeout_ms)
     except PlaywrightError as exc:
@@ -175,37 +179,37 @@ async def _choose_native(locator: Locator, values: list[str], label: str, timeou
         except PlaywrightError as exc2:
             if error_kind(exc2) != "no-option":
                 raise
-            names = await on_elements(locator.locator("option"),
+            names = await on_elements(worlds, locator.locator("option"),
                 "os => os.map(o => (o.label || o.text).replace(/\\s+/g, ' ').trim())")
             raise SelectorError(f"No option {_quoted(values)} in {label}; its options: {_quoted(names)}.") from exc2
     try:
-        return list((await widget_state(locator, timeout_ms=GONE_MS)).items)
+        return list((await widget_state(worlds, locator, timeout_ms=GONE_MS)).items)
     except PlaywrightError:  # the choice loaded another page (a "jump to" select): what was chosen is all we know
         return list(values)
 
 
-async def _pick(locator: Locator, frame: Frame, state: WidgetState, value: str, label: str,
-                timeout_ms: float, listbox: Locator | None) -> None:
+async def _pick(worlds: Worlds | None, locator: Locator, frame: Frame, state: WidgetState, value: str,
+                label: str, timeout_ms: float, listbox: Locator | None) -> None:
     """Open the widget (unless it is a listbox or already open), filter, and click the option ``value``.
 
     ``state`` is the widget's state before anything was done (its ``text`` is put back on failure)."""
     original = state
     root = frame.locator(":root")
-    already = set(await _visible_options(root)) if listbox is None else set()
+    already = set(await _visible_options(worlds, root)) if listbox is None else set()
     if listbox is None:
         if not state.expanded:
             await locator.click(timeout=timeout_ms)
         if state.editable:
             await locator.fill(value, timeout=timeout_ms)
-        state = await widget_state(locator)
+        state = await widget_state(worlds, locator)
     scope = _option_scope(frame, state, listbox)
-    option = await _find_option(scope, value, timeout_ms)
+    option = await _find_option(worlds, scope, value, timeout_ms)
     if option is None and listbox is None and state.controls:  # some widgets name a list that is not the popup
-        option = await _find_option(root, value, POLL_MS)
+        option = await _find_option(worlds, root, value, POLL_MS)
     if option is not None:
         await option.click(timeout=timeout_ms)
         return
-    names = await _existing_options(locator, state, scope, timeout_ms)
+    names = await _existing_options(worlds, locator, state, scope, timeout_ms)
     if scope is root:  # options that were on the page before the widget opened are not its own
         names = [n for n in names if n not in already] or names
     if listbox is None:
@@ -213,27 +217,30 @@ async def _pick(locator: Locator, frame: Frame, state: WidgetState, value: str, 
     raise SelectorError(f"No option \"{value}\" in {label}; its options: {_quoted(names)}. Nothing was chosen.")
 
 
-async def _existing_options(locator: Locator, state: WidgetState, scope: Locator, timeout_ms: float) -> list[str]:
+async def _existing_options(worlds: Worlds | None, locator: Locator, state: WidgetState, scope: Locator,
+                            timeout_ms: float) -> list[str]:
     """Every option the open widget offers: an editable one's filter is emptied first, and its list given up
     to :data:`OPTION_WAIT_MS` to show them (suggestions may be loading)."""
     if state.kind != "combobox" or not state.editable:
-        return await _visible_options(scope)
+        return await _visible_options(worlds, scope)
     await locator.fill("", timeout=timeout_ms)
     loop = asyncio.get_running_loop()
     deadline = loop.time() + OPTION_WAIT_MS / 1000
     names: list[str] = []
     while loop.time() < deadline:
         await asyncio.sleep(POLL_MS / 1000)
-        names = await _visible_options(scope)
+        names = await _visible_options(worlds, scope)
         if names:
             break
     return names
 
 
-async def choose(locator: Locator, values: list[str], *, label: str, timeout_ms: float) -> str:
+async def choose(worlds: Worlds | None, locator: Locator, values: list[str], *, label: str,
+                 timeout_ms: float) -> str:
     """Choose ``values`` (option labels; a native select also takes option values) in ``locator``'s widget.
 
     Args:
+        worlds: the worlds of the locator's tab (scripts run in its isolated world; ``None``: the main world).
         locator: exactly one element: a ``<select>``, an element with ``role=combobox`` or ``role=listbox``.
         values: the options to choose; several only for a multi-select (native ``multiple``, a multi
             combobox such as react-select's, a multiselectable listbox).
@@ -251,9 +258,9 @@ async def choose(locator: Locator, values: list[str], *, label: str, timeout_ms:
     """
     if not values:
         raise SelectorError(f"No values to choose in {label}; pass at least one option label.")
-    state = await widget_state(locator)
+    state = await widget_state(worlds, locator)
     if state.kind == "select":
-        items = await _choose_native(locator, values, label, timeout_ms)
+        items = await _choose_native(worlds, locator, values, label, timeout_ms)
         return f"Now shows: \"{', '.join(items)}\""
     if state.kind not in ("combobox", "listbox"):
         raise SelectorError(f"{label} is not a select, combobox or listbox ({state.tag}"
@@ -264,24 +271,25 @@ async def choose(locator: Locator, values: list[str], *, label: str, timeout_ms:
     if len(values) > 1 and not state.multiple and not (state.kind == "combobox" and state.editable
                                                        and state.tag == "input"):
         raise SelectorError(f"{label} takes one value; got {len(values)}.")
-    frame = await _frame_of(locator)
+    frame = await _frame_of(worlds, locator)
     listbox = locator if state.kind == "listbox" else None
     before = state.items
     for value in values:
-        await _pick(locator, frame, await widget_state(locator), value, label, timeout_ms, listbox)
-    shown = await _confirm(locator, values, before)
-    if listbox is None and (await widget_state(locator)).expanded:
+        now = await widget_state(worlds, locator)
+        await _pick(worlds, locator, frame, now, value, label, timeout_ms, listbox)
+    shown = await _confirm(worlds, locator, values, before)
+    if listbox is None and (await widget_state(worlds, locator)).expanded:
         await locator.press("Escape", timeout=timeout_ms)  # a multi-select keeps its list open
     return f"Now shows: \"{shown}\""
 
 
-async def _confirm(locator: Locator, values: list[str], before: tuple[str, ...]) -> str:
+async def _confirm(worlds: Worlds | None, locator: Locator, values: list[str], before: tuple[str, ...]) -> str:
     """Wait (at most :data:`CONFIRM_MS`) until the widget shows every chosen value; return what it shows."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + CONFIRM_MS / 1000
     wanted = [v.strip().lower() for v in values]
     while True:
-        state = await widget_state(locator)
+        state = await widget_state(worlds, locator)
         shown = state.value.lower()
         if all(w in shown for w in wanted):
             return state.value

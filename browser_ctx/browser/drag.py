@@ -47,25 +47,25 @@ async def drag(tab: Tab, source: Locator, target: Locator, *, timeout_ms: float)
         PlaywrightError, TimeoutError: from Playwright's drag (the caller translates them).
     """
     handle = await source.element_handle(timeout=timeout_ms)
-    frame = await frame_of(handle, tab.page)
+    frame = await frame_of(tab.worlds, handle, tab.page)
     await handle.dispose()
     watched = None
     with contextlib.suppress(PlaywrightError):  # no watch: the drag is only not checked
-        watched = await on_element(source, script("drag_watch"), timeout_ms=SCRIPT_TIMEOUT_MS)
+        watched = await on_element(tab.worlds, source, script("drag_watch"), timeout_ms=SCRIPT_TIMEOUT_MS)
     try:
         await source.drag_to(target, steps=DRAG_STEPS, timeout=timeout_ms)
     finally:
         seen = None
         if frame is not None and watched is not None:
             with contextlib.suppress(PlaywrightError):  # navigated away: nothing to stop
-                seen = await in_frame(frame, _STOP)
+                seen = await in_frame(tab.worlds, frame, _STOP)
     if not (watched and watched.get("draggable") and seen) or seen["dragstart"] or seen["mutations"]:
         return None
     key = secrets.token_hex(8)
     try:
         if await target.locator(f"{PIN_ENGINE_NAME}=pin:{key}").count() != 1:
             return None
-        outcome = await on_element(source, script("drag_dispatch"), key, timeout_ms=SCRIPT_TIMEOUT_MS)
+        outcome = await on_element(tab.worlds, source, script("drag_dispatch"), key, timeout_ms=SCRIPT_TIMEOUT_MS)
     except PlaywrightError:  # another frame, or the page moved on: the mouse drag is all there was
         return None
     return (f"The mouse drag did not start the page's HTML5 drag; dispatched dragstart … dragend with one "
@@ -93,6 +93,6 @@ async def hit(tab: Tab, x: float, y: float) -> Hit:
     source = (f"((pt) => ({script('hit_test')})({{registry: ({script('registry')}), "
               f"describe: ({script('describe_element')})}}, pt))")
     try:
-        return Hit(await in_frame(tab.page.main_frame, source, {"x": x, "y": y}))
+        return Hit(await in_frame(tab.worlds, tab.page.main_frame, source, {"x": x, "y": y}))
     except PlaywrightError:  # navigating or closed: the record just cannot name it
         return Hit(None)

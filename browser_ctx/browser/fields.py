@@ -14,6 +14,7 @@ from playwright.async_api import Locator
 from .._errors import InvalidArgument, SelectorError
 from ..core.dates import input_value
 from .choose import WidgetState, choose, widget_state
+from .worlds import Worlds
 
 __all__ = ["fill_field", "type_into", "FIELD_TYPES"]
 
@@ -58,9 +59,10 @@ async def _keys_in(locator: Locator, text: str, mode: str, slowly: bool, timeout
         await page.keyboard.insert_text(text)
 
 
-async def type_into(locator: Locator, text: str, *, label: str, slowly: bool, timeout_ms: float,
-                    mode: str = "replace") -> str | None:
-    """Type ``text`` into ``locator``'s element; return a note for the record, or ``None``.
+async def type_into(worlds: Worlds | None, locator: Locator, text: str, *, label: str, slowly: bool,
+                    timeout_ms: float, mode: str = "replace") -> str | None:
+    """Type ``text`` into ``locator``'s element; return a note for the record, or ``None``. ``worlds``: the
+    locator's tab's, where its state is read (``None``: the main world).
 
     Text inputs, textareas and contenteditable elements are filled (``slowly``: key by key); a native
     date/time input gets the ISO form of ``text`` (never erased by a value it refuses); a select-like
@@ -75,11 +77,11 @@ async def type_into(locator: Locator, text: str, *, label: str, slowly: bool, ti
         InvalidArgument: a date/time value that is not valid or is ambiguous.
         playwright.async_api.Error: Playwright failed to act (callers translate it).
     """
-    state = await widget_state(locator)
+    state = await widget_state(worlds, locator)
     if state.kind in ("text", "date", "editable", "combobox") or state.tag in ("input", "textarea"):
         _refuse(state, label, "type into")
     if state.kind in ("select", "listbox") or (state.kind == "combobox" and not state.editable):
-        return await choose(locator, [text], label=label, timeout_ms=timeout_ms)
+        return await choose(worlds, locator, [text], label=label, timeout_ms=timeout_ms)
     if state.kind == "date":
         iso = _date_value(state, text)
         await locator.fill(iso, timeout=timeout_ms)
@@ -103,10 +105,12 @@ async def type_into(locator: Locator, text: str, *, label: str, slowly: bool, ti
     return f"Not a form field (a code editor?): clicked it, {how} with the keyboard."
 
 
-async def fill_field(locator: Locator, kind: str, value: str, *, label: str, timeout_ms: float) -> str | None:
+async def fill_field(worlds: Worlds | None, locator: Locator, kind: str, value: str, *, label: str,
+                     timeout_ms: float) -> str | None:
     """Set one ``browser_fill_form`` field; return a short note of what it now holds, or ``None``.
 
     Args:
+        worlds: the worlds of the field's tab (its state is read there; ``None``: the main world).
         locator: the field (exactly one element).
         kind: one of :data:`FIELD_TYPES`: ``textbox``/``slider`` fill (dates converted), ``checkbox``
             ``"true"``/``"false"``, ``radio`` checks it, ``combobox`` chooses the option named ``value`` in
@@ -121,9 +125,9 @@ async def fill_field(locator: Locator, kind: str, value: str, *, label: str, tim
         playwright.async_api.Error: Playwright failed to act (callers translate it).
     """
     if kind in ("textbox", "slider"):
-        state = await widget_state(locator)
+        state = await widget_state(worlds, locator)
         if state.kind in ("select", "listbox") or (state.kind == "combobox" and not state.editable):
-            return await choose(locator, [value], label=label, timeout_ms=timeout_ms)
+            return await choose(worlds, locator, [value], label=label, timeout_ms=timeout_ms)
         _refuse(state, label, "fill")
         if kind == "textbox" and state.kind not in ("text", "date", "editable", "combobox"):
             raise SelectorError(f"Could not fill {label}: it is not editable ({state.tag}"
@@ -140,5 +144,5 @@ async def fill_field(locator: Locator, kind: str, value: str, *, label: str, tim
         await locator.check(timeout=timeout_ms)
         return None
     if kind == "combobox":
-        return await choose(locator, [value], label=label, timeout_ms=timeout_ms)
+        return await choose(worlds, locator, [value], label=label, timeout_ms=timeout_ms)
     raise InvalidArgument(f"{label}: unknown field type {kind!r}; use one of {', '.join(FIELD_TYPES)}.")

@@ -140,7 +140,7 @@ async def _load(tab: Tab, url: str, settings: Settings, dialogs: DialogCenter | 
             # Without CDP's reasons, the document's own facts say how it may be left. With them, nothing is
             # evaluated before `load`: on a page of 200,000 elements an evaluate between DOMContentLoaded and
             # `load` held `load` back from 1.8 s to 3.6 s (the renderer lays the page out first to answer it).
-            first = await document_facts(page, min(settings.timeouts.read_ms / 1000, CLIENT_REDIRECT_S))
+            first = await document_facts(tab, min(settings.timeouts.read_ms / 1000, CLIENT_REDIRECT_S))
             first = None if first is BUSY else first
     try:
         await page.wait_for_load_state("load", timeout=min(timeout, LOAD_WAIT_MS))
@@ -150,7 +150,7 @@ async def _load(tab: Tab, url: str, settings: Settings, dialogs: DialogCenter | 
     facts: Document | None = None
     if response is not None:
         # The document now (waiting out one that is being replaced, as after a meta refresh of 0 s).
-        facts = await wait_for_new_document(page, None, CLIENT_REDIRECT_WATCH_MS, settings)
+        facts = await wait_for_new_document(tab, None, CLIENT_REDIRECT_WATCH_MS, settings)
         if facts is not None and facts is not BUSY and defragged(facts.nav_url) != defragged(response.url):
             # The document goto() loaded was replaced while it loaded: list every page passed through.
             chain.extend(hops_between(tab, response.url, status, facts.nav_url, reasons.by_url,

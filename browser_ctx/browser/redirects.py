@@ -15,7 +15,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from playwright.async_api import CDPSession, Frame, Page
+from playwright.async_api import CDPSession, Frame
 from playwright.async_api import Error as PlaywrightError
 
 from .._errors import one_line
@@ -248,12 +248,13 @@ class Document(NamedTuple):
 BUSY = Document(-1.0, "", "", None, None, False)
 
 
-async def document_facts(page: Page, timeout_s: float) -> Document | None:
-    """The facts of the page's current document; ``None`` when it cannot answer (navigating, closed);
-    :data:`BUSY` when it does not answer within ``timeout_s`` s (a script keeps it busy: it is not
-    going anywhere by itself, and waiting longer for it would only spend the call's time)."""
+async def document_facts(tab: Tab, timeout_s: float) -> Document | None:
+    """The facts of the tab's current document (read in its isolated world); ``None`` when it cannot answer
+    (navigating, closed); :data:`BUSY` when it does not answer within ``timeout_s`` s (a script keeps it busy: it
+    is not going anywhere by itself, and waiting longer for it would only spend the call's time)."""
+    page = tab.page
     try:
-        got = await asyncio.wait_for(in_frame(page.main_frame, script("document_facts")), timeout_s)
+        got = await asyncio.wait_for(in_frame(tab.worlds, page.main_frame, script("document_facts")), timeout_s)
     except TimeoutError:
         return BUSY
     except PlaywrightError:  # navigating already, or closed
@@ -290,7 +291,7 @@ async def follow_client_redirect(tab: Tab, nav: NavigationResult, settings: Sett
     notes = list(nav.notes)
     status = nav.status
     if facts is None:  # else the caller has just read them (``facts``)
-        facts = await document_facts(page, min(settings.timeouts.read_ms / 1000, CLIENT_REDIRECT_S))
+        facts = await document_facts(tab, min(settings.timeouts.read_ms / 1000, CLIENT_REDIRECT_S))
     if facts is not None and facts.status is not None:
         status = facts.status
     left_url = facts.url if facts is not None else nav.url
@@ -308,7 +309,7 @@ async def follow_client_redirect(tab: Tab, nav: NavigationResult, settings: Sett
         watch_ms += facts.refresh * 1000 if due and facts and facts.refresh else 0
         try:
             moved = await asyncio.wait_for(wait_for_new_document(
-                page, facts.origin if facts is not None else None, watch_ms, settings, reasons, facts),
+                tab, facts.origin if facts is not None else None, watch_ms, settings, reasons, facts),
                 max(0.0, deadline - clock.time()))
         except TimeoutError:  # a page that navigates again and again (every 50 ms): describe it as it is now
             notes.append(f"{KEPT_NAVIGATING}; stopped following it after {FOLLOW_BUDGET_MS / 1000:g} s")
@@ -349,7 +350,7 @@ KEPT_NAVIGATING = "the page kept navigating by itself"
 STOPPED_FOLLOWING = "stopped following the page"
 
 
-async def wait_for_new_document(page: Page, origin: float | None, watch_ms: float, settings: Settings,
+async def wait_for_new_document(tab: Tab, origin: float | None, watch_ms: float, settings: Settings,
                                 reasons: NavigationReasons | None = None,
                                 known: Document | None = None) -> Document | None:
     """Wait up to ``watch_ms`` ms for the main frame to hold a document other than the one whose
@@ -358,6 +359,7 @@ async def wait_for_new_document(page: Page, origin: float | None, watch_ms: floa
     (``reasons``), the window runs :data:`CLIENT_REDIRECT_WATCH_MS` ms from then. Returns the new document's
     facts, or ``None`` if the page stayed (or never answered). ``known``: the document's facts just read, for
     the first look."""
+    page = tab.page
     loop = asyncio.get_running_loop()
     deadline = loop.time() + watch_ms / 1000
     navigated = asyncio.Event()
@@ -371,7 +373,7 @@ async def wait_for_new_document(page: Page, origin: float | None, watch_ms: floa
         while True:
             navigated.clear()
             facts = known if known is not None else await document_facts(
-                page, max(NAVIGATION_POLL_MS / 1000, deadline - loop.time()))
+                tab, max(NAVIGATION_POLL_MS / 1000, deadline - loop.time()))
             known = None
             if facts is BUSY:  # an endless script: it is not navigating
                 return None
@@ -382,7 +384,7 @@ async def wait_for_new_document(page: Page, origin: float | None, watch_ms: floa
                     await page.wait_for_load_state("load", timeout=REDIRECT_LOAD_WAIT_MS)
                 except PlaywrightError as exc:  # still loading: read it as it is
                     log.debug("client redirect not loaded: %s", one_line(str(exc), 120))
-                loaded = await document_facts(page, min(settings.timeouts.read_ms / 1000, CLIENT_REDIRECT_S))
+                loaded = await document_facts(tab, min(settings.timeouts.read_ms / 1000, CLIENT_REDIRECT_S))
                 return loaded if loaded is not None and loaded is not BUSY else facts
             if facts is not None and reasons is not None and reasons.pending_for(facts.nav_url):
                 deadline = max(deadline, loop.time() + CLIENT_REDIRECT_WATCH_MS / 1000)

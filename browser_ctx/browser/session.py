@@ -389,8 +389,7 @@ class BrowserSession:
         return self._current
 
     async def current_tab(self) -> Tab:
-        """Return the current tab, launching the browser and opening a tab if needed; its worlds become the
-        current call's (:meth:`.worlds.Worlds.enter`).
+        """Return the current tab, launching the browser and opening a tab if needed.
 
         Raises:
             BrowserNotFound, BrowserLaunchError: the browser could not be started.
@@ -415,7 +414,6 @@ class BrowserSession:
             if tab is None:
                 tab = await self._adopt(await self._open_page(context))
             self._current = tab
-        tab.worlds.enter()
         return tab
 
     async def _open_page(self, context: BrowserContext) -> Page:
@@ -440,13 +438,11 @@ class BrowserSession:
         page = await context.new_page()
         tab = await self._adopt(page)
         self._current = tab
-        tab.worlds.enter()
         return tab
 
     def select_tab(self, tab: Tab) -> None:
-        """Make ``tab`` the current tab (and its worlds the current call's)."""
+        """Make ``tab`` the current tab."""
         self._current = tab
-        tab.worlds.enter()
 
     def is_user_tab(self, tab: Tab) -> bool:
         """Whether ``tab`` was open before we connected (a ``--cdp-endpoint`` browser's own tab, never closed by us)."""

@@ -96,7 +96,7 @@ async def web_storage(tab: Tab, area: str, op: str, origin: str, key: str | None
         raise InvalidArgument(f"No frame of this tab shows {origin}; navigate there first (web storage is "
                               "read and written in a page of its origin).")
     try:
-        return dict(await in_frame(frame, script("web_storage"), {"area": area, "op": op, "key": key,
+        return dict(await in_frame(tab.worlds, frame, script("web_storage"), {"area": area, "op": op, "key": key,
                                                                     "value": value, "max": LIST_MAX,
                                                                     "chars": VALUE_CHARS}))
     except PlaywrightError as exc:

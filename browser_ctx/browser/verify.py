@@ -25,7 +25,7 @@ from .choose import WidgetState, widget_state
 from .reading import walk_tab_page
 from .session import Tab
 from .targets import describe_matches, locator_for, missing_ref
-from .worlds import on_element
+from .worlds import Worlds, on_element
 
 __all__ = ["visible_lines", "wait_visible_text", "verify", "TEXT_POLL_MS", "VERIFY_MAX_TIMEOUT_MS"]
 
@@ -88,7 +88,7 @@ async def _closest_texts(tab: Tab, settings: Settings, text: str) -> str:
     return "no such visible text; closest: " + ", ".join(_quote(n, 80) for n in near)
 
 
-async def _state(locator: Locator, what: str) -> str:
+async def _state(worlds: Worlds, locator: Locator, what: str) -> str:
     """The element's current state for a FAIL line (never raises)."""
     try:
         n = await locator.count()
@@ -101,7 +101,7 @@ async def _state(locator: Locator, what: str) -> str:
             text = await el.inner_text(timeout=STATE_TIMEOUT_MS)
             return _quote(text) if text.strip() else "no text"
         if what == "value":
-            return quote_value((await widget_state(el, STATE_TIMEOUT_MS)).value, VALUE_CHARS)
+            return quote_value((await widget_state(worlds, el, STATE_TIMEOUT_MS)).value, VALUE_CHARS)
         if what == "checked":
             return "checked" if await el.is_checked(timeout=STATE_TIMEOUT_MS) else "unchecked"
         if what == "enabled":
@@ -137,7 +137,7 @@ async def verify(tab: Tab, args: dict[str, Any], settings: Settings) -> str:
         StaleRefError: a ref whose element is gone (unless the check is for hidden / count 0).
         SelectorError: a selector that matches several elements for a single-element check.
     """
-    page = tab.page
+    page, worlds = tab.page, tab.worlds
     timeout = min(max(0.0, float(args.get("timeout", settings.timeouts.action_ms))), VERIFY_MAX_TIMEOUT_MS)
     target = (args.get("target") or "").strip() or None
     keys = ("text", "visible", "hidden", "count", "value", "checked", "enabled")
@@ -184,42 +184,42 @@ async def verify(tab: Tab, args: dict[str, Any], settings: Settings) -> str:
         if "count" in args:
             c = int(args["count"])
             checks.append((f"{name} to match {c} element{'s' if c != 1 else ''}",
-                           lambda: expect(loc).to_have_count(c, timeout=timeout), lambda: _state(loc, "count")))
+                           lambda: expect(loc).to_have_count(c, timeout=timeout), lambda: _state(worlds, loc, "count")))
         vis = args.get("visible")
         if vis is None and "hidden" in args:
             vis = not args["hidden"]
         if vis is True:
             checks.append((f"{name} to be visible", lambda: expect(loc).to_be_visible(timeout=timeout),
-                           lambda: _state(loc, "visible")))
+                           lambda: _state(worlds, loc, "visible")))
         elif vis is False:
             checks.append((f"{name} to be hidden", lambda: expect(loc).to_be_hidden(timeout=timeout),
-                           lambda: _state(loc, "visible")))
+                           lambda: _state(worlds, loc, "visible")))
         if "text" in args:
             text = args["text"]
             checks.append((f"{name} text to contain {_quote(text)}",
                            lambda: expect(loc).to_contain_text(text, timeout=timeout, use_inner_text=True),
-                           lambda: _state(loc, "text")))
+                           lambda: _state(worlds, loc, "text")))
         if "value" in args:
             value = args["value"]
             try:
-                is_password = await on_element(loc, "e => e.type === 'password'", timeout_ms=STATE_TIMEOUT_MS)
+                is_password = await on_element(worlds, loc, "e => e.type === 'password'", timeout_ms=STATE_TIMEOUT_MS)
             except PlaywrightError:  # not there yet: the check itself waits and reports it
                 is_password = False
             if is_password:
                 raise InvalidArgument(f"{target!r} is a password field: its value is never read or compared. "
                                       "Check what the page shows after submitting instead.")
             checks.append((f"{name} value to be {quote_value(value, VALUE_CHARS)}",
-                           lambda: _value_check(loc, value, timeout), lambda: _value_got(loc, value)))
+                           lambda: _value_check(worlds, loc, value, timeout), lambda: _value_got(worlds, loc, value)))
         if "checked" in args:
             want = bool(args["checked"])
             checks.append((f"{name} to be {'checked' if want else 'unchecked'}",
                            lambda: expect(loc).to_be_checked(checked=want, timeout=timeout),
-                           lambda: _state(loc, "checked")))
+                           lambda: _state(worlds, loc, "checked")))
         if "enabled" in args:
             want_e = bool(args["enabled"])
             checks.append((f"{name} to be {'enabled' if want_e else 'disabled'}",
                            lambda: expect(loc).to_be_enabled(enabled=want_e, timeout=timeout),
-                           lambda: _state(loc, "enabled")))
+                           lambda: _state(worlds, loc, "enabled")))
     elif "text" in args:
         text = args["text"]
         gone = args.get("hidden") is True or args.get("visible") is False
@@ -247,12 +247,12 @@ async def _aval(value: str) -> str:
     return value
 
 
-async def _value_got(loc: Locator, want: str) -> str:
+async def _value_got(worlds: Worlds, loc: Locator, want: str) -> str:
     """A field's value for a FAIL line, exact, and where it differs from ``want`` when only whitespace does."""
     try:
         if await loc.count() == 0:
             return "no element"
-        got = (await widget_state(loc.first, STATE_TIMEOUT_MS)).value
+        got = (await widget_state(worlds, loc.first, STATE_TIMEOUT_MS)).value
     except PlaywrightError as exc:  # the element went away or the page navigated: say so
         return one_line(str(exc), 80)
     diff = whitespace_difference(want, got)
@@ -269,12 +269,12 @@ def _same_value(shown: WidgetState, want: str) -> bool:
     return len(items) > 1 and items == sorted(" ".join(p.split()) for p in norm.split(","))
 
 
-async def _value_check(loc: Locator, value: str, timeout: float) -> None:
+async def _value_check(worlds: Worlds, loc: Locator, value: str, timeout: float) -> None:
     """Auto-waiting value check: a native input/textarea/select through Playwright's ``to_have_value`` (a
     select's option value); any other widget (custom select, combobox, contenteditable editor) by the
     value it shows (:func:`browser_ctx.browser.choose.widget_state`), polled every :data:`TEXT_POLL_MS`."""
     try:
-        state = await widget_state(loc.first, STATE_TIMEOUT_MS)
+        state = await widget_state(worlds, loc.first, STATE_TIMEOUT_MS)
     except PlaywrightError:  # not there (yet): Playwright's check waits for it and reports what it found
         await expect(loc).to_have_value(value, timeout=timeout)
         return
@@ -291,6 +291,6 @@ async def _value_check(loc: Locator, value: str, timeout: float) -> None:
             raise AssertionError(value)
         await asyncio.sleep(TEXT_POLL_MS / 1000)
         try:
-            state = await widget_state(loc.first, STATE_TIMEOUT_MS)
+            state = await widget_state(worlds, loc.first, STATE_TIMEOUT_MS)
         except PlaywrightError as exc:  # the widget went away while polled: a mismatch, reported with its state
             raise AssertionError(value) from exc

@@ -16,10 +16,9 @@ that world), and locators of refs keep working for every Playwright action.
 - An element (a locator's first match, or a handle) is handed to a script through the ``bcpin`` selector
   engine (``js/pin_engine.js``, a content script): pinned under a random key by Playwright, taken out by the
   script.
-- Code that has a locator or a frame but no tab (choosing options, reading a widget's state, a document's facts)
-  uses :func:`on_element`, :func:`on_elements` and :func:`in_frame`: they run in the world of the tab the current
-  tool call works on (:meth:`Worlds.enter`, set when the call gets its tab; a ``ContextVar``, so concurrent
-  calls of other sessions never see it), when the element is on that tab's page, else in the main world.
+- Code that has a locator or a frame and is given its tab's worlds (choosing options, reading a widget's state,
+  a document's facts) uses :func:`on_element`, :func:`on_elements`, :func:`frame_of` and :func:`in_frame`: they run
+  in those worlds when the element is on their page, else (no worlds given, another page) in the main world.
 
 Cost: one ``Runtime.callFunctionOn`` per script call (the script's text fixed, its arguments apart, so V8's
 compilation cache keeps it), as Playwright's own ``frame.evaluate``; the first call on a
@@ -36,7 +35,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import secrets
-from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any
 
 from playwright.async_api import Error as PlaywrightError
@@ -49,10 +47,6 @@ if TYPE_CHECKING:
 
 __all__ = ["Worlds", "PIN_ENGINE_NAME", "UTILITY_WORLD_PREFIX", "on_element", "on_elements", "in_frame", "frame_of"]
 
-#: The worlds of the tab the current tool call works on (see :meth:`Worlds.enter`).
-_CURRENT: ContextVar[Worlds | None] = ContextVar("browser_ctx_worlds", default=None)
-
-
 class Worlds(WorldSessions):
     """Runs our page-side scripts in an isolated world of each frame of one page (see the module docstring).
 
@@ -64,11 +58,6 @@ class Worlds(WorldSessions):
         isolated: ``True`` once scripts run in the isolated world, ``False`` when the page has no CDP
             session (they run in the main world), ``None`` before the first call.
     """
-
-    def enter(self) -> None:
-        """Make these the worlds of the current tool call (for :func:`on_element`, :func:`in_frame` …): set by
-        the session when a call gets its tab; holds for the rest of the call's task and tasks it starts."""
-        _CURRENT.set(self)
 
     # --- scripts, element hand-off, main-world calls ------------------------------------------------------
 
@@ -309,47 +298,47 @@ async def _dispose(handle: ElementHandle) -> None:
         pass  # the page went away: the handle with it
 
 
-def _current(page: Page) -> Worlds | None:
-    worlds = _CURRENT.get()
+def _of(worlds: Worlds | None, page: Page) -> Worlds | None:
     return worlds if worlds is not None and worlds.page is page else None
 
 
-async def on_element(locator: Locator, source: str, arg: Any = None, *, timeout_ms: float | None = None) -> Any:
+async def on_element(worlds: Worlds | None, locator: Locator, source: str, arg: Any = None, *,
+                     timeout_ms: float | None = None) -> Any:
     """Return ``source(element, arg)`` for ``locator``'s first match (waited for up to ``timeout_ms``), run in
-    the isolated world of the current call's tab (:meth:`Worlds.on_element`), or in the main world when the
-    element is on another page or no call set its worlds (:meth:`Worlds.enter`).
+    the isolated world of ``worlds`` (the tab's, :meth:`Worlds.on_element`), or in the main world when the
+    element is on another page or no worlds are given.
 
     Raises:
         PlaywrightError: as :meth:`Worlds.on_element`.
     """
-    worlds = _current(locator.page)
-    if worlds is None:
+    own = _of(worlds, locator.page)
+    if own is None:
         return await locator.first.evaluate(source, arg, timeout=timeout_ms)
-    return await worlds.on_element(locator, source, arg, timeout_ms=timeout_ms)
+    return await own.on_element(locator, source, arg, timeout_ms=timeout_ms)
 
 
-async def on_elements(locator: Locator, source: str, arg: Any = None) -> Any:
+async def on_elements(worlds: Worlds | None, locator: Locator, source: str, arg: Any = None) -> Any:
     """Return ``source(elements, arg)`` for every match of ``locator`` (:meth:`Worlds.on_all`), in the isolated
     world as :func:`on_element` decides, else through Playwright's ``evaluate_all`` in the main world."""
-    worlds = _current(locator.page)
-    if worlds is None:
+    own = _of(worlds, locator.page)
+    if own is None:
         return await locator.evaluate_all(source, arg)
-    return await worlds.on_all(locator, source, arg)
+    return await own.on_all(locator, source, arg)
 
 
-async def frame_of(handle: ElementHandle, page: Page) -> Frame | None:
-    """The frame of ``handle``'s element on ``page`` (:meth:`Worlds.frame_of`: no main-world code) when the
-    current call works on ``page``, else Playwright's ``owner_frame()``; ``None`` when it is detached."""
-    worlds = _current(page)
-    if worlds is None:
+async def frame_of(worlds: Worlds | None, handle: ElementHandle, page: Page) -> Frame | None:
+    """The frame of ``handle``'s element on ``page`` (:meth:`Worlds.frame_of`: no main-world code) when
+    ``worlds`` are ``page``'s, else Playwright's ``owner_frame()``; ``None`` when it is detached."""
+    own = _of(worlds, page)
+    if own is None:
         return await handle.owner_frame()
-    return await worlds.frame_of(handle)
+    return await own.frame_of(handle)
 
 
-async def in_frame(frame: Frame, source: str, arg: Any = None) -> Any:
+async def in_frame(worlds: Worlds | None, frame: Frame, source: str, arg: Any = None) -> Any:
     """Return ``source(arg)`` run in ``frame`` (:meth:`Worlds.evaluate`), in the isolated world as
     :func:`on_element` decides, else through Playwright in the main world."""
-    worlds = _current(frame.page)
-    if worlds is None:
+    own = _of(worlds, frame.page)
+    if own is None:
         return await frame.evaluate(source, arg)
-    return await worlds.evaluate(frame, source, arg)
+    return await own.evaluate(frame, source, arg)

@@ -23,7 +23,7 @@ from ...browser.fields import FIELD_TYPES, fill_field, type_into
 from ...browser.labels import walked_label
 from ...browser.targets import describe_element, resolve_one
 from ...browser.verify import verify as verify_page
-from ...browser.worlds import on_element
+from ...browser.worlds import Worlds, on_element
 from ...core.record import render_record
 from ..registry import Rendered, ToolCall, ToolSpec
 from .waiting import wait_for
@@ -120,8 +120,8 @@ async def type_text(call: ToolCall) -> Rendered:
 
     async def run() -> str | None:
         try:
-            note = await type_into(locator, text, label=label, slowly=bool(a.get("slowly")), timeout_ms=timeout,
-                                   mode=a.get("mode") or "replace")
+            note = await type_into(tab.worlds, locator, text, label=label, slowly=bool(a.get("slowly")),
+                                   timeout_ms=timeout, mode=a.get("mode") or "replace")
             notes.append(note)
             if a.get("submit"):
                 if note and note.endswith("with the keyboard."):
@@ -136,7 +136,7 @@ async def type_text(call: ToolCall) -> Rendered:
 
     async def read_back() -> None:  # with the record's other reads, after settling
         if not a.get("submit") and not (notes and (notes[0] or "").startswith("Now shows:")):
-            shown.append(await _readback(locator))
+            shown.append(await _readback(tab.worlds, locator))
 
     record = await perform(call.session, tab, call.settings, f"Typed {len(text)} characters into {label}", run,
                            budget=call.budget, also=read_back)
@@ -149,12 +149,12 @@ async def type_text(call: ToolCall) -> Rendered:
     return _rendered(tab, render_record(record))
 
 
-async def _readback(locator: Any) -> str | None:
+async def _readback(worlds: Worlds, locator: Any) -> str | None:
     """What the element shows now (a password only as ``(filled)``/``(empty)``); ``None`` if unreadable."""
     try:
         if await locator.count() != 1:
             return None
-        state = await widget_state(locator, READBACK_TIMEOUT_MS)
+        state = await widget_state(worlds, locator, READBACK_TIMEOUT_MS)
     except (PlaywrightError, BrowserCtxError):  # gone or busy: the record just has no read-back
         return None
     if state.kind in ("text", "date") and state.type == "password":
@@ -193,14 +193,14 @@ async def fill_form(call: ToolCall) -> Rendered:
         for i, (f, loc) in enumerate(resolved):
             label = f"{f['name']!r}" + (f" [{f['target']}]" if refs.is_ref(f["target"]) else "")
             try:
-                note = await fill_field(loc, f["type"], f["value"], label=label, timeout_ms=timeout)
+                note = await fill_field(tab.worlds, loc, f["type"], f["value"], label=label, timeout_ms=timeout)
             except (PlaywrightError, TimeoutError, BrowserCtxError) as exc:
                 err = action_error(exc, verb="fill", target=f["target"], timeout_ms=timeout, element=label)
                 skipped = [g["name"] for g, _ in resolved[i + 1:]]
                 raise type(err)(_fill_failure(done, f["name"], str(err), skipped)) from exc
             done.append(f["name"])
             if i + 1 < len(resolved) and f["type"] == "textbox" and note is None:
-                await _leave(loc, timeout)
+                await _leave(tab.worlds, loc, timeout)
             if note:
                 notes.append(f"{f['name']}: {note[0].lower()}{note[1:]}")
         return "; ".join(notes) or None
@@ -212,11 +212,12 @@ async def fill_form(call: ToolCall) -> Rendered:
     return _rendered(tab, render_record(record))
 
 
-async def _leave(locator: Any, timeout: float) -> None:
+async def _leave(worlds: Worlds, locator: Any, timeout: float) -> None:
     """Leave a filled text field as a person moving to the next field does (Tab), so a popup it opened (a
     date picker's calendar, suggestions) closes instead of covering the next field."""
     with contextlib.suppress(PlaywrightError):  # the field went away after filling: nothing to leave
-        if await on_element(locator, "el => el === el.ownerDocument.activeElement", timeout_ms=READBACK_TIMEOUT_MS):
+        if await on_element(worlds, locator, "el => el === el.ownerDocument.activeElement",
+                            timeout_ms=READBACK_TIMEOUT_MS):
             await locator.press("Tab", timeout=timeout)
 
 
@@ -240,7 +241,7 @@ async def select_option(call: ToolCall) -> Rendered:
 
     async def run() -> str | None:
         try:
-            return await choose(locator, list(values), label=label, timeout_ms=timeout)
+            return await choose(tab.worlds, locator, list(values), label=label, timeout_ms=timeout)
         except (PlaywrightError, TimeoutError) as exc:
             raise action_error(exc, verb="select in", target=target, timeout_ms=timeout, element=label) from exc
 

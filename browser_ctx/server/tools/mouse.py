@@ -141,7 +141,7 @@ async def wheel(call: ToolCall) -> Rendered:
 
 async def _scroll(tab: Tab) -> list[int] | None:
     try:
-        return list(await in_frame(tab.page.main_frame, _SCROLL))
+        return list(await in_frame(tab.worlds, tab.page.main_frame, _SCROLL))
     except PlaywrightError:  # navigating: no scroll position to compare
         return None
 

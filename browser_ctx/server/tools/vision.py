@@ -107,7 +107,7 @@ async def take_screenshot(call: ToolCall) -> Rendered:
     budget = call.budget.image_tokens
     read_s = call.settings.timeouts.read_ms / 1000
     try:
-        m = await asyncio.wait_for(in_frame(page.main_frame, _METRICS_JS), read_s)
+        m = await asyncio.wait_for(in_frame(tab.worlds, page.main_frame, _METRICS_JS), read_s)
     except TimeoutError as exc:
         raise ActionTimeout("Timed out measuring the page for a screenshot; the page may be busy.") from exc
     except PlaywrightError as exc:
