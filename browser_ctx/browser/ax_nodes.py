@@ -20,9 +20,9 @@ Chromium's tree does not carry ``aria-rowcount``/``aria-rowindex``/``aria-colcou
 
 Results are plain frozen dataclasses the pure core can join to its own tree by ``backend_node_id``
 (or by the position of the key); nothing here returns a Page or keeps state between calls. CDP
-sessions come from ``page.context.new_cdp_session(page)`` (or ``(frame)`` for an out-of-process
-iframe, whose nodes live in that session only); the caller owns and detaches them. Every public name
-here is importable from :mod:`.semantics` too.
+sessions come from the tab's :class:`.page_cdp.PageCDP` (the page's, or an out-of-process iframe's, whose
+nodes live in that session only; :class:`.semantics.FrameSessions` takes them for a read). Every public
+name here is importable from :mod:`.semantics` too.
 """
 
 from __future__ import annotations
