@@ -34,6 +34,7 @@ import tests.support.action_routes  # noqa: F401 - registers /actions/api/... an
 from bench.actions import ACTIONS, PAGES, TEXT, find_ref
 from browser_ctx.browser import actions as browser_actions
 from browser_ctx.browser import reading
+from browser_ctx.browser import settle as settle_mod
 from browser_ctx.browser.capture import attach
 from browser_ctx.browser.session import BrowserSession
 from browser_ctx.server import pipeline
@@ -58,6 +59,7 @@ WRAPPED: list[tuple[Any, str, str]] = [
     (browser_actions.Watch, "_card", "card"),
     (browser_actions, "drain_journal", "journal"),
     (browser_actions, "look", "probe"),
+    (settle_mod, "look", "probe"),
     (browser_actions, "save_downloads", "downloads"),
     (browser_actions, "walk_for_record", "walk"),
     (reading, "page_version", "version"),
@@ -75,11 +77,13 @@ class Recorder:
         self.ms: dict[tuple[str, ...], float] = defaultdict(float)
         self.msgs: dict[tuple[str, ...], int] = defaultdict(int)
         self.methods: dict[str, int] = defaultdict(int)
+        self.by_stage: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
 
     def reset(self) -> None:
         self.ms.clear()
         self.msgs.clear()
         self.methods.clear()
+        self.by_stage.clear()
 
 
 REC = Recorder()
@@ -122,7 +126,9 @@ def _count_messages() -> None:
         if REC.active and method != "__waitInfo__":
             REC.msgs[_PATH.get()] += 1
             what = params.get("method") if method == "send" and isinstance(params, dict) else None
-            REC.methods[f"{obj._type}.{method}" + (f" {what}" if what else "")] += 1
+            name = f"{obj._type}.{method}" + (f" {what}" if what else "")
+            REC.methods[name] += 1
+            REC.by_stage["/".join(_PATH.get()) or "(pipeline)"][name] += 1
         return send(self, obj, method, params, options)
 
     pw_connection.Connection.send_message_to_server = counted  # type: ignore[method-assign]
@@ -184,7 +190,8 @@ async def profile(rounds: int, pages: list[str], settings: Settings) -> list[dic
         rows.append({"action": action, "page": page, "total": total, "error": text if error else None, "text": text,
                      "ms": {"/".join(k): v for k, v in REC.ms.items()},
                      "msgs": {"/".join(k) or "(pipeline)": v for k, v in REC.msgs.items()},
-                     "methods": dict(REC.methods)})
+                     "methods": dict(REC.methods),
+                     "byStage": {k: dict(v) for k, v in REC.by_stage.items()}})
 
     with serve_directory(FIXTURES) as port:
         site = f"http://127.0.0.1:{port}"

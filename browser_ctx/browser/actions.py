@@ -62,8 +62,8 @@ from .downloads import save_downloads
 from .journal import drain as drain_journal
 from .reading import walk_for_record, walk_tab
 from .session import BrowserSession, Tab
-from .settle import PROBE_TIMEOUT_S, look, next_look_ms, stream_counts, streams, untold
-from .traffic import Traffic, short_url
+from .settle import PROBE_TIMEOUT_S, SYNC_TIMEOUT_S, Settling, look
+from .traffic import Traffic
 
 __all__ = ["Watch", "perform", "action_error", "ensure_open", "DELTA_MAX_TOKENS",
            "RECORD_RESERVE_TOKENS", "DELTA_MIN_TOKENS"]
@@ -84,8 +84,6 @@ DRIFT_SEEN = 2
 RECORD_RESERVE_TOKENS = 250
 #: The least tokens a DOM delta gets, however small the call's budget.
 DELTA_MIN_TOKENS = 60
-#: Seconds to wait for the tab's capture to receive the events the browser already sent.
-SYNC_TIMEOUT_S = 1.0
 _PDF = "application/pdf"
 @dataclass
 class _PageWatch:
@@ -97,7 +95,7 @@ class _PageWatch:
 
 
 @dataclass
-class Watch:
+class Watch(Settling):
     """Observes one tab from just before an action until it settled. Use :func:`perform`.
 
     Attributes:
@@ -131,6 +129,7 @@ class Watch:
     _gone: list[Gone] = field(default_factory=list)
     _gone_dropped: int = 0
     _walk_title: str | None = None
+    _act_start: float = 0.0
 
     # listeners ------------------------------------------------------------------------------
 
@@ -143,9 +142,6 @@ class Watch:
         for emitter, event, fn in self._listeners:
             emitter.remove_listener(event, fn)
         self._listeners.clear()
-
-    def _now(self) -> float:
-        return asyncio.get_running_loop().time()
 
     def _on_download(self, download: Download) -> None:
         self._downloads.append(download)
@@ -241,17 +237,37 @@ class Watch:
         self._walk_title = await self._title(self.tab.page, "")
         return None
 
-    async def start(self, action: str) -> None:
+    async def start(self, action: str | Callable[[], str],
+                    prepare: Callable[[], Awaitable[object]] | None = None) -> None:
         """Note the state before the action and start listening. The probe (installs the settle observer), the
         journal drain (what was shown since the last call), the before walk (or the tab's last walk, still
-        current) and the capture sync are independent: they run at once; the title is the walk's."""
+        current), the capture sync and ``prepare()`` (resolving a ref target: no waiting) are independent: they
+        run at once, the drain after ``prepare`` (a refused target drains nothing); the title is the walk's.
+        ``action``: the record's first line, or a function giving it once ``prepare`` has run.
+
+        Raises:
+            Whatever ``prepare`` raises, once the other reads are done.
+        """
         page = self.tab.page
-        self.record = ActionRecord(action=action, url_before=page.url)
+        self.record = ActionRecord(action="", url_before=page.url)
         self._dialog_mark = self.session.dialogs.mark()
         events = self.tab.events
-        (self._origin, _), (self._gone, self._gone_dropped), self._before, _ = await asyncio.gather(
-            self._settle_probe(), drain_journal(page, self.tab.frame_ids), self._walk_or_title(before=True),
-            events.sync(timeout=SYNC_TIMEOUT_S))
+        failed: list[Exception] = []
+
+        async def ready() -> None:
+            if prepare is not None:
+                try:
+                    await prepare()
+                except Exception as exc:  # noqa: BLE001 - raised below, after the other reads
+                    failed.append(exc)
+                    return
+            self._gone, self._gone_dropped = await drain_journal(page, self.tab.frame_ids)  # since the last call
+
+        (self._origin, _), _, self._before, _ = await asyncio.gather(
+            self._settle_probe(), ready(), self._walk_or_title(before=True), events.sync(timeout=SYNC_TIMEOUT_S))
+        if failed:
+            raise failed[0]
+        self.record.action = action if isinstance(action, str) else action()
         self.record.title_before = self._walk_title if self._walk_title is not None else await self._title(page, "")
         self._console_mark = events.console_mark()
         self._traffic.base = events.total_requests
@@ -261,72 +277,6 @@ class Watch:
         self._on(page, "filechooser", self._on_file_chooser)
         self._on(page.context, "page", self._on_new_page)
         self._on(page.context, "response", self._on_response)
-
-    def _event_streams(self) -> dict[str, tuple[str, int]]:
-        """From the tab's event capture: stream request id -> (label, frames/messages so far)."""
-        return stream_counts(self.tab.events.records())
-
-    def _streaming(self) -> dict[str, str]:
-        """The long-lived traffic seen since the action started (:func:`.settle.streams`)."""
-        return streams(self._traffic, self._event_streams(), self._events0)
-
-    def _read_network(self) -> None:
-        if self._traffic.read(self.tab.events.records()):
-            self._last_net = self._now()
-
-    async def settle(self) -> None:
-        """Wait until the DOM, the requests the action started and layout were quiet for ``settings.actions
-        .quiet_ms``, or a new document loaded, or (streams open) ``stream_ms``; at most ``max_ms``."""
-        limits = self.settings.actions
-        quiet = limits.quiet_ms
-        t0 = self._now()
-        self._last_net = max(self._last_net, t0)
-        note = None
-        while True:
-            elapsed = (self._now() - t0) * 1000
-            seen = await look(self.tab)
-            if seen.origin is not None and self._origin is not None and seen.origin != self._origin:
-                self._doc_changed = True
-                self._origin = seen.origin
-            if self.tab.page.is_closed():
-                break
-            self._read_network()
-            inflight = self._traffic.inflight
-            opening = any(not (pw.loaded or pw.closed) for pw in self._popups)  # a popup loads like a navigation
-            net_quiet = 0.0 if inflight or opening else (self._now() - self._last_net) * 1000
-            streaming = self._streaming()
-            loaded = self._doc_changed and seen.loaded
-            if loaded and seen.dom_quiet >= quiet:
-                break  # a navigation's load: what the new page fetches after it is not the action's
-            if net_quiet >= quiet and seen.dom_quiet >= quiet and seen.layout_quiet >= quiet:
-                new = untold(self.tab, self._origin, streaming)
-                if new:
-                    note = f"The network never goes quiet ({'; '.join(new[:3])}); not waited for."
-                break
-            if streaming and net_quiet >= quiet and elapsed >= limits.stream_ms:
-                new = untold(self.tab, self._origin, streaming)
-                note = (f"The network never goes quiet ({'; '.join(new[:3])}); stopped waiting after "
-                        f"{elapsed / 1000:.1f} s." if new else
-                        f"Stopped waiting after {elapsed / 1000:.1f} s: the page kept changing.")
-                break
-            if elapsed >= limits.max_ms:
-                busy = []
-                if inflight:
-                    busy.append(f"{len(inflight)} request{'s' if len(inflight) != 1 else ''} still loading "
-                                f"({short_url(inflight[0])})")
-                if seen.dom_quiet < quiet:
-                    busy.append("the page kept changing")
-                if seen.layout_quiet < quiet:
-                    busy.append("an animation kept running")
-                busy.extend(untold(self.tab, self._origin, streaming)[:2])
-                note = (f"Still busy after {limits.max_ms / 1000:.0f} s ({'; '.join(busy) or 'activity'}); "
-                        "reported as is.")
-                break
-            await asyncio.sleep(next_look_ms(limits, elapsed, seen.dom_quiet, net_quiet, bool(inflight or opening),
-                                             bool(streaming), layout_quiet=seen.layout_quiet,
-                                             navigated=self._doc_changed, loaded=loaded) / 1000)
-        self.record.settle_ms = (self._now() - t0) * 1000
-        self.record.settle_note = note
 
     def _pdf_record(self, page: Page) -> tuple[Tab, RequestRecord] | Response | None:
         """The PDF document ``page`` shows: from its tab's capture, else (a popup's first document) from
@@ -433,16 +383,18 @@ class Watch:
         return "\n".join(lines) or None
 
 
-async def perform(call_session: BrowserSession, tab: Tab, settings: Settings, action: str,
+async def perform(call_session: BrowserSession, tab: Tab, settings: Settings, action: str | Callable[[], str],
                   act: Callable[[], Awaitable[str | None]], *, delta: bool = True, settle: bool = True,
-                  budget: Budget | None = None, also: Callable[[], Awaitable[object]] | None = None) -> ActionRecord:
+                  budget: Budget | None = None, also: Callable[[], Awaitable[object]] | None = None,
+                  quick: bool = False, prepare: Callable[[], Awaitable[object]] | None = None) -> ActionRecord:
     """Run ``act()`` (a coroutine function) on ``tab`` under a :class:`Watch` and return the record.
 
     Args:
         call_session: the browser session.
         tab: the tab acted on.
         settings: server settings (timeouts; ``settings.actions`` for settling and downloads).
-        action: the record's first line, e.g. ``'Clicked button "Add" [e5]'``.
+        action: the record's first line, e.g. ``'Clicked button "Add" [e5]'``, or a function giving it after
+            ``prepare``.
         act: ``async () -> str | None``; its return value, if a string, is added as a note.
         delta: compute the DOM delta.
         settle: wait for the page to settle (else collect at once).
@@ -450,6 +402,9 @@ async def perform(call_session: BrowserSession, tab: Tab, settings: Settings, ac
             the delta gets at most :data:`DELTA_MAX_TOKENS` tokens and leaves :data:`RECORD_RESERVE_TOKENS`
             for the rest of the record.
         also: ``async () -> object``, run after settling with the record's reads (:meth:`Watch.finish`).
+        quick: settling ends at once when the action changed nothing (:meth:`Watch.settle`).
+        prepare: ``async () -> object`` run with the watch's first reads (:meth:`Watch.start`), e.g. resolving a
+            ref target; what it raises is raised before anything is done.
 
     Raises:
         Whatever ``act`` raises (already translated by the caller); listeners are removed either way.
@@ -457,7 +412,8 @@ async def perform(call_session: BrowserSession, tab: Tab, settings: Settings, ac
     cap = budget.tokens if budget is not None else settings.caps.default_max_tokens
     watch = Watch(tab, call_session, settings, delta=delta,
                   delta_tokens=max(DELTA_MIN_TOKENS, min(DELTA_MAX_TOKENS, cap - RECORD_RESERVE_TOKENS)))
-    await watch.start(action)
+    await watch.start(action, prepare)
+    watch._act_start = watch._now()
     try:
         note = await act()
     except BaseException:
@@ -466,7 +422,7 @@ async def perform(call_session: BrowserSession, tab: Tab, settings: Settings, ac
     if isinstance(note, str) and note:
         watch.record.notes.append(note)
     if settle:
-        await watch.settle()
+        await watch.settle(quick=quick)
     else:
         origin, _ = await watch._settle_probe()
         if origin is not None and watch._origin is not None and origin != watch._origin:

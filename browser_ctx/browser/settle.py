@@ -9,7 +9,8 @@
 - :func:`next_look_ms`: how long settling can sleep before one of its ends could be reached;
 - :func:`streams` and :func:`untold`: the long-lived traffic seen while settling, and which of it no record of
   the current document has named yet (a stream is said once per document, not in every record; the tab keeps
-  what was said).
+  what was said);
+- :class:`Settling`: the watch's settling loop (a base of :class:`~browser_ctx.browser.actions.Watch`).
 
 Times are milliseconds unless a name says ``_s``.
 """
@@ -18,7 +19,7 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from playwright.async_api import Error as PlaywrightError
 
@@ -27,16 +28,19 @@ from .traffic import LONG_LIVED, POLL_REPEATS, Traffic, short_url, stream_label
 
 if TYPE_CHECKING:
     from ..core.network import RequestRecord
-    from ..settings import ActionSettings
+    from ..core.record import ActionRecord
+    from ..settings import ActionSettings, Settings
     from .session import Tab
 
-__all__ = ["Look", "look", "next_look_ms", "streams", "stream_counts", "untold", "SETTLE_POLL_MS",
-           "PROBE_TIMEOUT_S"]
+__all__ = ["Look", "look", "next_look_ms", "streams", "stream_counts", "untold", "Settling", "SETTLE_POLL_MS",
+           "PROBE_TIMEOUT_S", "SYNC_TIMEOUT_S"]
 
 #: The shortest wait (ms) between two looks at the network and the DOM while settling.
 SETTLE_POLL_MS = 50
 #: Seconds a probe of the page (title, settle probe, capture sync) may take.
 PROBE_TIMEOUT_S = 2.0
+#: Seconds to wait for the tab's capture to receive the events the browser already sent.
+SYNC_TIMEOUT_S = 1.0
 
 
 @dataclass(frozen=True)
@@ -116,3 +120,105 @@ def untold(tab: Tab, origin: float | None, seen: dict[str, str]) -> list[str]:
     new = [text for key, text in seen.items() if key not in tab.streams_told]
     tab.streams_told |= set(seen)
     return new
+
+
+class Settling:
+    """Settling an action: the loop of :class:`~browser_ctx.browser.actions.Watch` (which holds these attributes)."""
+
+    tab: Tab
+    settings: Settings
+    record: ActionRecord
+    _traffic: Traffic
+    _last_net: float
+    _events0: dict[str, int]
+    _doc_changed: bool
+    _origin: float | None
+    _popups: list[Any]
+    _act_start: float
+
+    def _now(self) -> float:
+        return asyncio.get_running_loop().time()
+
+    def _event_streams(self) -> dict[str, tuple[str, int]]:
+        """From the tab's event capture: stream request id -> (label, frames/messages so far)."""
+        return stream_counts(self.tab.events.records())
+
+    def _streaming(self) -> dict[str, str]:
+        """The long-lived traffic seen since the action started (:func:`.settle.streams`)."""
+        return streams(self._traffic, self._event_streams(), self._events0)
+
+    def _read_network(self) -> None:
+        if self._traffic.read(self.tab.events.records()):
+            self._last_net = self._now()
+
+    async def _unmoved(self, seen: Look) -> bool:
+        """Whether the action changed nothing the first look could see: no DOM mutation since it began, no short
+        animation running, no new document or popup, and (the capture synced) no request started."""
+        since_act = (self._now() - self._act_start) * 1000
+        if self._doc_changed or self._popups or seen.origin is None or seen.origin != self._origin:
+            return False
+        if seen.dom_quiet < since_act or seen.layout_quiet < 0:
+            return False
+        await self.tab.events.sync(timeout=SYNC_TIMEOUT_S)
+        self._read_network()
+        return not (self._traffic.activity or self._traffic.long_lived)
+
+    async def settle(self, *, quick: bool = False) -> None:
+        """Wait until the DOM, the requests the action started and layout were quiet for ``settings.actions
+        .quiet_ms``, or a new document loaded, or (streams open) ``stream_ms``; at most ``max_ms``. ``quick``: end
+        at the first look when the action changed nothing (:meth:`_unmoved`; typing into a field that nothing
+        listens to): what comes later is the journal's and the next call's, as after any record."""
+        limits = self.settings.actions
+        quiet = limits.quiet_ms
+        t0 = self._now()
+        self._last_net = max(self._last_net, t0)
+        note = None
+        first = quick
+        while True:
+            elapsed = (self._now() - t0) * 1000
+            seen = await look(self.tab)
+            if first and await self._unmoved(seen):
+                break
+            first = False
+            if seen.origin is not None and self._origin is not None and seen.origin != self._origin:
+                self._doc_changed = True
+                self._origin = seen.origin
+            if self.tab.page.is_closed():
+                break
+            self._read_network()
+            inflight = self._traffic.inflight
+            opening = any(not (pw.loaded or pw.closed) for pw in self._popups)  # a popup loads like a navigation
+            net_quiet = 0.0 if inflight or opening else (self._now() - self._last_net) * 1000
+            streaming = self._streaming()
+            loaded = self._doc_changed and seen.loaded
+            if loaded and seen.dom_quiet >= quiet:
+                break  # a navigation's load: what the new page fetches after it is not the action's
+            if net_quiet >= quiet and seen.dom_quiet >= quiet and seen.layout_quiet >= quiet:
+                new = untold(self.tab, self._origin, streaming)
+                if new:
+                    note = f"The network never goes quiet ({'; '.join(new[:3])}); not waited for."
+                break
+            if streaming and net_quiet >= quiet and elapsed >= limits.stream_ms:
+                new = untold(self.tab, self._origin, streaming)
+                note = (f"The network never goes quiet ({'; '.join(new[:3])}); stopped waiting after "
+                        f"{elapsed / 1000:.1f} s." if new else
+                        f"Stopped waiting after {elapsed / 1000:.1f} s: the page kept changing.")
+                break
+            if elapsed >= limits.max_ms:
+                busy = []
+                if inflight:
+                    busy.append(f"{len(inflight)} request{'s' if len(inflight) != 1 else ''} still loading "
+                                f"({short_url(inflight[0])})")
+                if seen.dom_quiet < quiet:
+                    busy.append("the page kept changing")
+                if seen.layout_quiet < quiet:
+                    busy.append("an animation kept running")
+                busy.extend(untold(self.tab, self._origin, streaming)[:2])
+                note = (f"Still busy after {limits.max_ms / 1000:.0f} s ({'; '.join(busy) or 'activity'}); "
+                        "reported as is.")
+                break
+            await asyncio.sleep(next_look_ms(limits, elapsed, seen.dom_quiet, net_quiet, bool(inflight or opening),
+                                             bool(streaming), layout_quiet=seen.layout_quiet,
+                                             navigated=self._doc_changed, loaded=loaded) / 1000)
+        self.record.settle_ms = (self._now() - t0) * 1000
+        self.record.settle_note = note

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from playwright.async_api import Error as PlaywrightError
@@ -59,21 +60,44 @@ async def _label(call: ToolCall, tab, locator, target: str) -> str:
     return (walked_label(tab, ref) if ref else None) or await describe_element(locator, tab, ref=ref)
 
 
+class _Target:
+    """An action's ``target``, resolved to one element and named (:func:`_label`). A ref is resolved with the
+    watch's first reads (``perform``'s ``prepare``: a count, no waiting); a selector before them, since it may wait
+    for its element to appear and the record's "before" must come after that."""
+
+    def __init__(self, call: ToolCall, tab: Any, verb: str) -> None:
+        self.call, self.tab, self.verb = call, tab, verb
+        self.target: str = call.args["target"]
+        self.locator: Any = None
+        self.label = ""
+
+    async def resolve(self) -> None:
+        self.locator = await resolve_one(self.tab, self.target, self.call.settings, verb=self.verb)
+        self.label = await _label(self.call, self.tab, self.locator, self.target)
+
+    async def early(self) -> Callable[[], Awaitable[None]] | None:
+        """``perform``'s ``prepare`` for a ref; a selector is resolved now (``None``)."""
+        if refs.is_ref(self.target.strip()):
+            return self.resolve
+        await self.resolve()
+        return None
+
+
 async def _act(call: ToolCall, verb: str, past: str, do: Any) -> Rendered:
     """Resolve ``target``, run ``do(locator)`` under a watch, render the record."""
     tab = await _tab(call)
-    target = call.args["target"]
-    locator = await resolve_one(tab, target, call.settings, verb=verb)
-    label = await _label(call, tab, locator, target)
+    t = _Target(call, tab, verb)
+    prepare = await t.early()
     timeout = call.settings.timeouts.action_ms
 
     async def run() -> Any:
         try:
-            return await do(locator, timeout)
+            return await do(t.locator, timeout)
         except (PlaywrightError, TimeoutError) as exc:
-            raise action_error(exc, verb=verb, target=target, timeout_ms=timeout, element=label) from exc
+            raise action_error(exc, verb=verb, target=t.target, timeout_ms=timeout, element=t.label) from exc
 
-    record = await perform(call.session, tab, call.settings, f"{past} {label}", run, budget=call.budget)
+    record = await perform(call.session, tab, call.settings, lambda: f"{past} {t.label}", run, budget=call.budget,
+                           prepare=prepare)
     return _rendered(tab, render_record(record))
 
 
@@ -111,14 +135,14 @@ async def type_text(call: ToolCall) -> Rendered:
     a = call.args
     text: str = a["text"]
     tab = await _tab(call)
-    target = a["target"]
-    locator = await resolve_one(tab, target, call.settings, verb="type into")
-    label = await _label(call, tab, locator, target)
+    t = _Target(call, tab, "type into")
+    prepare = await t.early()
     timeout = call.settings.timeouts.action_ms
 
     notes: list[str | None] = []
 
     async def run() -> str | None:
+        locator, label = t.locator, t.label
         try:
             note = await type_into(tab.worlds, locator, text, label=label, slowly=bool(a.get("slowly")),
                                    timeout_ms=timeout, mode=a.get("mode") or "replace")
@@ -130,16 +154,17 @@ async def type_text(call: ToolCall) -> Rendered:
                     await locator.press("Enter", timeout=timeout)
             return note
         except (PlaywrightError, TimeoutError) as exc:
-            raise action_error(exc, verb="type into", target=target, timeout_ms=timeout, element=label) from exc
+            raise action_error(exc, verb="type into", target=t.target, timeout_ms=timeout, element=label) from exc
 
     shown: list[str | None] = []
 
     async def read_back() -> None:  # with the record's other reads, after settling
         if not a.get("submit") and not (notes and (notes[0] or "").startswith("Now shows:")):
-            shown.append(await _readback(tab.worlds, locator))
+            shown.append(await _readback(tab.worlds, t.locator))
 
-    record = await perform(call.session, tab, call.settings, f"Typed {len(text)} characters into {label}", run,
-                           budget=call.budget, also=read_back)
+    record = await perform(call.session, tab, call.settings, lambda: f"Typed {len(text)} characters into {t.label}",
+                           run, budget=call.budget, also=read_back, quick=not (a.get("submit") or a.get("slowly")),
+                           prepare=prepare)
     if not a.get("submit") and not any(n.startswith("Now shows:") for n in record.notes):
         record.readback = shown[0] if shown else None
         if record.readback is not None and record.readback not in ("(filled)", "(empty)") and text.strip() \
@@ -234,20 +259,19 @@ async def select_option(call: ToolCall) -> Rendered:
     See :func:`browser_ctx.browser.choose.choose`."""
     values = call.args["values"]
     tab = await _tab(call)
-    target = call.args["target"]
-    locator = await resolve_one(tab, target, call.settings, verb="select in")
-    label = await _label(call, tab, locator, target)
+    t = _Target(call, tab, "select in")
+    prepare = await t.early()
     timeout = call.settings.timeouts.action_ms
 
     async def run() -> str | None:
         try:
-            return await choose(tab.worlds, locator, list(values), label=label, timeout_ms=timeout)
+            return await choose(tab.worlds, t.locator, list(values), label=t.label, timeout_ms=timeout)
         except (PlaywrightError, TimeoutError) as exc:
-            raise action_error(exc, verb="select in", target=target, timeout_ms=timeout, element=label) from exc
+            raise action_error(exc, verb="select in", target=t.target, timeout_ms=timeout, element=t.label) from exc
 
     shown = ", ".join(f'"{v}"' for v in values)
-    record = await perform(call.session, tab, call.settings, f"Selected {shown} in {label}", run,
-                           budget=call.budget)
+    record = await perform(call.session, tab, call.settings, lambda: f"Selected {shown} in {t.label}", run,
+                           budget=call.budget, prepare=prepare)
     return _rendered(tab, render_record(record))
 
 
