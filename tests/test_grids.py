@@ -170,7 +170,7 @@ def test_a_long_value_at_the_end_of_a_line_is_kept_whole() -> None:
     sha = "cf83e1357eefb8bdf1542850d66d8007d620e4050b5715dc83f4a921d36ce9ce47d0d13c5d85f2b0ff8318d2877eec2f63b931" \
           "bd47417a81a538327af927da3e"
     out = snap(f"<p>SHA-512: <code>{sha}</code></p>")
-    assert f"text: SHA-512: {sha}" in out and "(+" not in out, out
+    assert f"SHA-512: {sha}" in out.splitlines() and "(+" not in out, out
     words = " ".join(f"word{i}" for i in range(60))
     assert "(+" in snap(f"<p>{words}</p>")  # prose is still cut, with its length
 

@@ -41,6 +41,13 @@ def test_instructions_state_this_servers_caps() -> None:
     assert "default 500, max 3000" in instructions(CapSettings(default_max_tokens=500, ceiling_tokens=3000))
 
 
+def test_instructions_explain_the_snapshot_notation() -> None:
+    # bare text lines, class-word and id names, runs of them on one line, state from classes
+    for said in ("a bare line is page text", "'text:'", ".like or #search", "clickable .reply [e2], .like [e3]",
+                 "'(by class)'"):
+        assert said in INSTRUCTIONS, said
+
+
 def test_ledger_counts_measurable_reads_by_flag_not_by_name() -> None:
     ledger = Ledger()
     ledger.record("my_read", 10, measurable=True)  # a read whose baseline was not measured

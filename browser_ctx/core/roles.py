@@ -8,6 +8,8 @@ For walked trees these read what the walk (and Chromium's accessibility tree) re
 
 from __future__ import annotations
 
+import re
+
 from .tree import Document, Node, collapse_ws
 
 __all__ = [
@@ -19,10 +21,14 @@ __all__ = [
     "control_state",
     "control_value",
     "heading_level",
+    "name_token",
 ]
 
 #: Landmark roles counted and shown as containers.
 LANDMARK_ROLES = ("banner", "navigation", "main", "complementary", "contentinfo", "search", "form", "region")
+
+#: A class token or id that a CSS selector names as it is (``.like``, ``#open-search``: no escaping needed).
+_CSS_TOKEN = re.compile(r"-?[_A-Za-z][\w-]{0,63}", re.ASCII)
 
 _TEXT_INPUT_TYPES = frozenset("text email url tel search number password".split())
 _ROLE_INTERACTIVE = frozenset(
@@ -276,6 +282,18 @@ def control_value(node: Node) -> str | None:
     return None
 
 
+def name_token(node: Node) -> str:
+    """The name of a control that only its class or id names, written as CSS writes that class token or id
+    (``.like``, ``.ui-slider-handle``, ``#open-search``), when the walker gave the token and it needs no
+    escaping; else ``""`` (the name is shown quoted, with ``(named by …)``)."""
+    attrs = node.attrs
+    token = attrs.get("data-name-token")
+    if not token or not _CSS_TOKEN.fullmatch(token):
+        return ""
+    source = attrs.get("data-name-from")
+    return "." + token if source == "class" else "#" + token if source == "id" else ""
+
+
 def control_state(node: Node) -> list[str]:
     """Return the state words shown after a control, in a fixed order.
 
@@ -284,8 +302,8 @@ def control_state(node: Node) -> list[str]:
     ``selected``, ``pressed``, ``expanded``/``collapsed`` (``aria-expanded``; ``summary`` from
     its ``details``' ``open``), ``current``, ``disabled``, ``required``, ``readonly``; then, for widgets
     built without ARIA, the state words of their class (``data-class-states``: ``collapsed folder
-    (by class)``), where their name came from when nothing else names them (``(named by class)``) and a
-    slider handle's ``(value from position)``.
+    (by class)``), where their name came from when nothing else names them and it is not written as a class
+    token or id (:func:`name_token`; ``(named by icon)``) and a slider handle's ``(value from position)``.
     """
     attrs = node.attrs
     out: list[str] = []
@@ -322,7 +340,7 @@ def control_state(node: Node) -> list[str]:
         out.extend(inferred)
         out.append("(by class)")
     source = attrs.get("data-name-from")
-    if source:  # no accessible name: the words of its class, id or icon name it
+    if source and not name_token(node):  # no accessible name: the words of its class, id or icon name it
         out.append(f"(named by {source})")
     if attrs.get("data-value-from"):  # a slider handle without ARIA: its place on the track
         out.append(f"(value from {attrs['data-value-from']})")

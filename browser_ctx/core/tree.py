@@ -369,15 +369,19 @@ def from_wire(wire: str) -> Walked:
 
 def name_by_hints(nodes: list[Node]) -> None:
     """Name the controls nothing else names by the walker's hint: ``data-hint`` becomes ``data-name``, with
-    ``data-name-from`` saying where it came from (``class``, ``id``, ``icon``). A control that has a name
+    ``data-name-from`` saying where it came from (``class``, ``id``, ``icon``) and ``data-name-token`` the class
+    token or id it came from (``ui-slider-handle``), when the walker gave it. A control that has a name
     (Chromium's or the walker's) just loses the hint."""
     for node in nodes:
         attrs = node.attrs
         hint = attrs.pop("data-hint", "")
         source = attrs.pop("data-hint-from", "")
+        token = attrs.pop("data-hint-token", "")
         if hint and not attrs.get("data-name"):
             attrs["data-name"] = hint
             attrs["data-name-from"] = source or "class"
+            if token:
+                attrs["data-name-token"] = token
 
 
 def document_of(root: Node | None) -> Document:

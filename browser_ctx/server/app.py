@@ -61,7 +61,11 @@ def instructions(caps: CapSettings) -> str:
         "call the same tool with the same arguments "
         "and offset=nextOffset to read on (characters). A repeated read of an unchanged page answers "
         "'Unchanged since <fingerprint>'; force=true re-sends it. target = a ref from browser_snapshot (e.g. e12) or a "
-        "Playwright selector (CSS, text=, role=, data-testid=). Actions return what changed (URL, dialogs, tabs, "
+        "Playwright selector (CSS, text=, role=, data-testid=). Snapshot lines: role \"name\" [ref] states; a bare "
+        "line is page text ('text:' marks text that could pass for another line); a name written .like or #search is "
+        "the class word or id that alone names the element, several on one line are one element per ref "
+        "(clickable .reply [e2], .like [e3]); '(by class)' marks state read from its classes. "
+        "Actions return what changed (URL, dialogs, tabs, "
         "downloads, errors, DOM delta), not a snapshot. Console and network listings return a cursor: pass it "
         "as since to get only what is new; limit caps the lines. Hidden text and secrets are never shown."
     )

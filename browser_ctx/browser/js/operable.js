@@ -12,7 +12,8 @@
  *   label(e) -> the text before e's first block or list child (a tree item's own label), '' when none
  *   handleName(e) -> a name from the element's own markup: an SVG <title>, <use href="#icon-star"> ("star"),
  *     an image's alt, '' when none
- *   hint(e) -> words from its class or id ('like', 'slider handle') and where they came from, or null
+ *   hint(e) -> [words, source, token]: words from its class or id ('like', 'slider handle'), where they came
+ *     from ('class', 'id') and the class token or id itself ('like', 'ui-slider-handle'), or null
  *   classStates(e) -> state words its class words say ('collapsed folder'), '' when none
  *   slider(e) -> the position of a slider handle along its track ('42%'), or '' when e is not one
  *   replacement(select) -> the visible element a hidden <select> is shown by (a trigger of Selectric, Select2,
@@ -112,11 +113,11 @@
       const tokens = classWords(e);
       for (let i = 0; i < tokens.length; i++) {
         const p = phrase(tokens[i]);
-        if (p) return [p, 'class'];
+        if (p) return [p, 'class', tokens[i]];
       }
       if (e.id) {
         const p = phrase(e.id);
-        if (p) return [p, 'id'];
+        if (p) return [p, 'id', e.id];
       }
       return null;
     },

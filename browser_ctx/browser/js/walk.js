@@ -361,7 +361,10 @@
       if (name) attr(A, 'data-name', cap(name, maxName));
       else {
         const hint = O.hint(e);
-        if (hint) { attr(A, 'data-hint', cap(hint[0], 80)); attr(A, 'data-hint-from', hint[1]); }
+        if (hint) {
+          attr(A, 'data-hint', cap(hint[0], 80)); attr(A, 'data-hint-from', hint[1]);
+          if (hint[2]) attr(A, 'data-hint-token', hint[2]);   /* the class token or id itself */
+        }
       }
     } else if (named) {
       const landmarkOnly = !interactive && !NAMED_TAGS.has(tag);
@@ -379,7 +382,10 @@
         const alt = editor ? '' : O.handleName(e);
         const hint = editor ? [editor === 'monaco' ? 'Monaco editor' : 'CodeMirror editor', 'class']
           : (alt ? [alt, 'icon'] : O.hint(e));
-        if (hint) { attr(A, 'data-hint', cap(hint[0], 80)); attr(A, 'data-hint-from', hint[1]); }
+        if (hint) {
+          attr(A, 'data-hint', cap(hint[0], 80)); attr(A, 'data-hint-from', hint[1]);
+          if (hint[2]) attr(A, 'data-hint-token', hint[2]);   /* the class token or id itself */
+        }
       }
     }
     if (interactive) attr(A, 'data-ref', refFor(e));

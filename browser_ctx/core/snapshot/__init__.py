@@ -15,7 +15,8 @@ a page with a header, a login form, a 120-row table, a 3,000-item list and a fra
           - link "Blog" [e3] → /blog
     main:
       heading 1 "Welcome"
-      text: First paragraph, whitespace-collapsed, with a [guide](e4) inline. It goes on until it is cut… (+67 chars)
+      First paragraph, whitespace-collapsed, with a [guide](e4) inline. It goes on until it is cut… (+67 chars)
+      clickable .reply [e9], .like [e13]
       form "Login":
         textbox "Email" [e5] = "a@b.c"
         password "Password" [e6] (filled)
@@ -39,12 +40,16 @@ Line kinds:
 
 - ``role "name" [ref] states = "value" → url``: an interactive element (see
   :func:`browser_ctx.core.dom.is_interactive`). The ref appears when the element has
-  ``data-ref``; states are words like ``checked``, ``disabled``, ``expanded``; a password
-  shows only ``(filled)``/``(empty)``, never its value; links end with ``→`` and their URL
-  shortened by :func:`browser_ctx.core.urls.shorten_url` against the page URL.
-- ``text: …``: the inline content of one block (paragraph, list item, cell…), merged into
-  one line. Links inside running text appear as ``[text](ref)``; text beyond
-  ``max_text_chars`` is replaced by ``…`` while links after it keep their refs, and the line
+  ``data-ref``; states are words like ``checked``, ``disabled``, ``expanded`` (``collapsed folder (by
+  class)``: read from its classes); a password shows only ``(filled)``/``(empty)``, never its value; links end
+  with ``→`` and their URL shortened by :func:`browser_ctx.core.urls.shorten_url` against the page URL. An
+  element only its class token or id names is named as CSS writes it (``clickable .like [e4]``,
+  ``textbox #answer-input [e7]``; :func:`browser_ctx.core.roles.name_token`), and a run of such elements of one
+  role with nothing between them shares one line (``clickable .reply [e2], .retweet [e3]``).
+- ``…`` (a bare line): the inline content of one block (paragraph, list item, cell…), merged into
+  one line; labelled ``text: …`` when it starts as another kind of line could (a lower-case word, ``- ``,
+  ``… ``, ``(``, ``Page:``; :func:`.lines.needs_label`). Links inside running text appear as ``[text](ref)``;
+  text beyond ``max_text_chars`` is replaced by ``…`` while links after it keep their refs, and the line
   ends with ``(+N chars)``. Other controls inside text get their own line.
 - ``heading N "text"``; ``img "alt"``; ``code: …`` for ``pre``.
 - ``- …``: a list item (its first line; further content nested below it).

@@ -13,7 +13,8 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, cast
 
-from ..dom import BLOCK_TAGS, Node, collapse_ws, is_interactive, role_of
+from ..dom import BLOCK_TAGS, Node, collapse_ws, control_value, is_interactive, role_of
+from ..roles import name_token
 from .folding import Fold
 from .lines import Line, cut, cut_point, key_of
 from .options import DIALOG_TEXT_CHARS, LONG_WORD_CHARS, WHOLE_WORD_CHARS
@@ -112,20 +113,67 @@ def flush(r: Renderer, depth: int) -> None:
             items.append(("text", text, folds))
         else:
             items.append((kind, val, folds))
-    # Split into units: runs of text/links/images stay together; other controls stand alone.
+    # Split into units: runs of text/links/images stay together; other controls stand alone (a run of icons
+    # named by their class with nothing between them shares one line).
     unit: list[tuple[str, object, tuple[Fold, ...]]] = []
+    last: Line | None = None
     for kind, val, folds in items:
         if kind == "ctl" and not stays_inline(cast(Node, val)):
+            node = cast(Node, val)
+            if last is not None and all(k == "text" and not cast(str, v).strip() for k, v, _ in unit) \
+                    and last.hidden_by == folds and _join_run(r, last, node):
+                unit = []
+                continue
             _emit_unit(r, unit, depth)
             unit = []
-            emit_control(r, cast(Node, val), depth, folds)
+            last = emit_control(r, node, depth, folds)
         else:
             unit.append((kind, val, folds))
+            if kind != "text" or cast(str, val).strip():
+                last = None
     _emit_unit(r, unit, depth)
 
 
-def emit_control(r: Renderer, node: Node, depth: int, folds: tuple[Fold, ...] | None = None) -> None:
-    """A control's own line, and its nested controls one level below (a select's options excepted)."""
+def _run_form(r: Renderer, node: Node) -> tuple[str, str] | None:
+    """``(role, rest)`` of a control that may share a line with its like neighbours: one named by its class token
+    or id (``clickable .like [e4]``), without controls inside, a value or a long form; else ``None``."""
+    if not name_token(node) or node.tag == "select" or "data-trigger" in node.attrs \
+            or control_value(node) not in (None, "") or nested_controls(node):
+        return None
+    form = r.control_line(node)[0]
+    role, _, rest = form.partition(" ")
+    if not rest.startswith((".", "#")) or form != r.control_line(node, whole=True)[0]:
+        return None
+    return role, rest
+
+
+def _join_run(r: Renderer, line: Line, node: Node) -> bool:
+    """Add ``node`` to ``line`` (a control line of a run of icons: ``clickable .reply [e2], .like [e3]``) when both
+    may share a line (:func:`_run_form`) and have the same role; returns whether it did."""
+    mine = _run_form(r, node)
+    if mine is None or line.kind != "control" or line.short is not None or not line.body.startswith(mine[0] + " ") \
+            or not line.body[len(mine[0]) + 1:].startswith((".", "#")) or line.opens:
+        return False
+    line.body += ", " + mine[1]
+    line.chars = len(line.body)
+    line.key = ""
+    ref = node.attrs.get("data-ref")
+    if ref:
+        line.refs.append(ref)
+    return True
+
+
+def emit_control(r: Renderer, node: Node, depth: int, folds: tuple[Fold, ...] | None = None) -> Line | None:
+    """A control's own line, and its nested controls one level below (a select's options excepted); a run of
+    icons named by their class with nothing between them shares one line (:func:`_join_run`). Returns the
+    control's line when it may start such a run (no nested control lines follow it), else ``None``."""
+    if _run_form(r, node) is None:
+        _emit_control(r, node, depth, folds)
+        return None
+    return _emit_control(r, node, depth, folds)
+
+
+def _emit_control(r: Renderer, node: Node, depth: int, folds: tuple[Fold, ...] | None) -> Line:
     text, key = r.control_line(node)
     full = r.control_line(node, whole=True)[0]
     ref = node.attrs.get("data-ref")
@@ -137,8 +185,24 @@ def emit_control(r: Renderer, node: Node, depth: int, folds: tuple[Fold, ...] | 
         if line.cut_fold.applied:
             line.body = text
     if node.tag != "select":
+        last: Line | None = None
+        prev: Node | None = None
         for n in nested_controls(node):
-            emit_control(r, n, depth + 1, folds)
+            if last is not None and prev is not None and _adjacent(prev, n) and _join_run(r, last, n):
+                prev = n
+                continue
+            last = emit_control(r, n, depth + 1, folds)
+            prev = n
+    return line
+
+
+def _adjacent(a: Node, b: Node) -> bool:
+    """Whether ``b`` follows sibling ``a`` with only white space between them."""
+    if a.parent is not b.parent or a.parent is None:
+        return False
+    kids = a.parent.children
+    i, j = kids.index(a), kids.index(b)
+    return i < j and all(c.is_text and not c.text.strip() for c in kids[i + 1:j])
 
 
 def _emit_unit(r: Renderer, unit: list[tuple[str, object, tuple[Fold, ...]]], depth: int) -> None:

@@ -11,6 +11,7 @@ import re
 from typing import TYPE_CHECKING
 
 from ..dom import Document, Node, accessible_name, control_state, control_value, role_of
+from ..roles import name_token
 from ..urls import shorten_url
 from ..values import quote_value
 from .options import SnapshotOptions
@@ -19,7 +20,7 @@ if TYPE_CHECKING:
     from .folding import Fold
     from .inline import Item
 
-__all__ = ["Line", "LineMaker", "key_of", "cut", "cut_point", "ref_of", "dedupe_labels"]
+__all__ = ["Line", "LineMaker", "key_of", "cut", "cut_point", "ref_of", "dedupe_labels", "needs_label"]
 
 _KEY_STRIP = re.compile(r"^[\s:*•·|–—-]+|[\s:*•·|–—-]+$")
 _SENTENCE_END = re.compile(r"[.!?;:][\"')\]]?\s")
@@ -52,6 +53,18 @@ def cut_point(text: str, limit: int) -> int:
     return at
 
 
+#: How the other kinds of line start: a text line that starts so keeps its ``text:`` label.
+_LINE_STARTS = ("- ", "… ", "(", "Page:")
+
+
+def needs_label(body: str) -> bool:
+    """Whether a text line showing ``body`` keeps its ``text:`` label: when it is empty, starts with a
+    lower-case letter (as every role, container, heading, table and code line does: ``button "Save" [e3]``,
+    ``list 3 items:``) or like a list item, a fold, a note or the page line (``- ``, ``… ``, ``(``, ``Page:``).
+    Every other text line is shown bare."""
+    return not body or body[0].islower() or body.startswith(_LINE_STARTS)
+
+
 class Line:
     """One line of a snapshot.
 
@@ -59,7 +72,8 @@ class Line:
         depth: nesting level (two spaces each).
         kind: ``text`` (plain text or code: may fold into a paragraph count), ``textref`` (text holding refs),
             ``item`` (a list item's first line), ``control``, ``heading``, ``container``, ``fold``, ``other``.
-        label: ``text``/``code`` for a text line (shown as ``text: …``), else ``""``.
+        label: ``text``/``code`` for a text line (``code: …``; a text line is shown bare unless
+            :func:`needs_label`), else ``""``.
         body: what the line shows after its label (a cut body ends with ``…``).
         refs: the refs the line shows, in order.
         chars: characters of the full content (the cut part included).
@@ -109,8 +123,12 @@ class Line:
 
     @property
     def text(self) -> str:
-        """The line as shown, without its indentation."""
-        label = self.label + ": " if self.label and not (self.item and self.label == "text") else ""
+        """The line as shown, without its indentation: a text line bare unless :func:`needs_label` says its
+        ``text:`` label is needed."""
+        label = self.label
+        if label == "text" and (self.item or not needs_label(self.body)):
+            label = ""
+        label = label + ": " if label else ""
         out = ("- " if self.item else "") + label + self.body + (":" if self.opens else "")
         return out + f" (+{self.cut:,} chars)" if self.cut else out
 
@@ -147,7 +165,7 @@ class LineMaker:
         parts = ["file input" if role == "file" else role]
         if name:
             if named:
-                parts.append(f'"{name}"')
+                parts.append(name_token(node) or f'"{name}"')
         elif node.attrs.get("name") and node.tag in ("input", "select", "textarea"):
             parts.append(f"(name={cut(node.attrs['name'], 40)})")
         if node.attrs.get("data-via") == "label":  # hidden, reached through its label (the walker)
