@@ -6,7 +6,8 @@ import json
 
 import pytest
 
-from browser_ctx.core.capping import cap
+from browser_ctx.core import tokens
+from browser_ctx.core.capping import _prefix_ends, _token_ends, cap
 from browser_ctx.core.tokens import count_tokens, encoding
 
 
@@ -104,3 +105,41 @@ def test_cut_inside_multibyte_tokens_reads_on():
         assert c.next_offset is not None
         offset = c.next_offset
     assert "".join(seen) == text
+
+
+def _reference_ends(window: str) -> list[int]:
+    """Token ends by brute force: encode the whole window, map each token's byte end to whole characters."""
+    enc = encoding()
+    byte_ends, b = [], 0
+    for piece in enc.decode_tokens_bytes(enc.encode(window, disallowed_special=())):
+        b += len(piece)
+        byte_ends.append(b)
+    char_ends, c = [], 0
+    for ch in window:
+        c += len(ch.encode("utf-8", "surrogatepass"))
+        char_ends.append(c)
+    return [sum(1 for e in char_ends if e <= x) for x in byte_ends]
+
+
+@pytest.mark.parametrize("text", ["plain ascii\nlines", "héllo — wörld ✓\n中文字符 😀😀 emoji",
+                                  "a\ud800b lone surrogate", "𝔘𝔫𝔦𝔠𝔬𝔡𝔢 🇫🇷 tokens end inside characters"])
+def test_token_ends_count_whole_characters(text):
+    assert _token_ends(text) == _reference_ends(text)
+
+
+def test_a_cut_encodes_a_prefix_whose_tokens_are_the_whole_windows():
+    """The prefix a cut encodes ends where a new pre-tokeniser piece starts whatever follows: not before a slash
+    after a break (``word,\\n/x`` is one piece) nor before white space running on to another break (``a\\n \\nb``)."""
+    window = "\n".join(["word,", "/x", "a", "  ", "  c", "q", "中文字符" * 9, "\u00a0", "\u00a0c", "zz"] * 150)
+    whole = _token_ends(window)
+    for wanted in range(1, 400, 3):
+        prefix, ends = _prefix_ends(window, wanted)
+        assert window.startswith(prefix) and len(ends) > wanted
+        assert ends == whole[:len(ends)], wanted
+
+
+def test_long_texts_counted_again_come_from_a_bounded_cache():
+    texts = [f"line {i} " * 200 for i in range(tokens.COUNT_CACHE_SIZE + 5)]
+    first = [count_tokens(t) for t in texts]
+    assert [count_tokens(t) for t in texts] == first == [len(encoding().encode(t)) for t in texts]
+    assert len(tokens._counts) <= tokens.COUNT_CACHE_SIZE

@@ -17,6 +17,7 @@ from __future__ import annotations
 import bisect
 import itertools
 import json
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -163,16 +164,66 @@ def _clean_cut(text: str, start: int, end: int) -> int:
     return end
 
 
+_NON_ASCII = re.compile(r"[^\x00-\x7f]")
+
+
 def _token_ends(window: str) -> list[int]:
     """Encode ``window`` once and return, for each token, the character offset where it ends (a token that ends
     inside a multi-byte character counts up to the last whole character before it)."""
     enc = encoding()
-    tokens = enc.encode(window, disallowed_special=())
-    byte_ends = list(itertools.accumulate(len(b) for b in enc.decode_tokens_bytes(tokens)))
+    byte_ends = list(itertools.accumulate(map(len, enc.decode_tokens_bytes(enc.encode(window, disallowed_special=())))))
     if window.isascii():
         return byte_ends
-    char_byte_ends = list(itertools.accumulate(len(c.encode("utf-8", "surrogatepass")) for c in window))
-    return [bisect.bisect_right(char_byte_ends, b) for b in byte_ends]
+    # between two non-ASCII characters a token ends as many characters in as bytes, less the extra bytes of the
+    # non-ASCII characters before it (``shift``); one that ends inside a character ends before that character
+    ends: list[int] = []
+    shift = done = 0
+    for m in _NON_ASCII.finditer(window):
+        start = m.start() + shift
+        size = len(m.group().encode("utf-8", "surrogatepass"))
+        before = bisect.bisect_right(byte_ends, start, done)
+        ends.extend([b - shift for b in byte_ends[done:before]])
+        done = bisect.bisect_left(byte_ends, start + size, before)
+        ends.extend([m.start()] * (done - before))
+        shift += size - 1
+    ends.extend([b - shift for b in byte_ends[done:]])
+    return ends
+
+
+#: Characters of text per token a cut first encodes (:func:`_prefix_ends`): o200k averages about 4 on our
+#: renderings, so this covers the tokens allowed with room to spare; more is encoded only when it does not.
+PREFIX_CHARS_PER_TOKEN = 6
+
+
+def _piece_start(window: str, at: int) -> int:
+    """The first offset ``>= at`` where o200k's pre-tokeniser starts a new piece whatever ``window`` holds after it:
+    just after a line break that the white space after it does not carry on to another break, and that is not
+    followed by a ``/`` (a punctuation piece may take breaks and slashes after it); ``len(window)`` when none."""
+    while True:
+        nl = window.find("\n", at)
+        if nl < 0:
+            return len(window)
+        i = j = nl + 1
+        while j < len(window) and window[j].isspace() and window[j] not in "\r\n":
+            j += 1
+        if j < len(window) and window[j] not in "\r\n" and (j > i or window[j] != "/"):
+            return i
+        at = i
+
+
+def _prefix_ends(window: str, tokens: int) -> tuple[str, list[int]]:
+    """The token ends (:func:`_token_ends`) of a prefix of ``window`` that holds more than ``tokens`` tokens, and
+    that prefix; exactly the first token ends of the whole ``window``, without encoding all of it. The prefix ends
+    where the pre-tokeniser starts a piece (:func:`_piece_start`), so its tokens are the window's; it grows until
+    it holds enough (else it is the whole window)."""
+    size = max(1, tokens) * PREFIX_CHARS_PER_TOKEN
+    while True:
+        cut = _piece_start(window, size) if size < len(window) else len(window)
+        prefix = window[:cut]
+        ends = _token_ends(prefix)
+        if cut >= len(window) or (len(ends) > tokens and ends[-1] > ends[max(0, tokens - 1)]):
+            return prefix, ends
+        size = cut + size
 
 
 def _tokens_json(meta: dict[str, Any]) -> int:
@@ -231,8 +282,8 @@ def cap(
     body_tokens = max(0, max_tokens - overhead)
     body_chars = max(0, max_chars - len(marker_w))
 
-    window = rest[: body_chars]
-    ends = _token_ends(window)
+    # the tokens allowed and one more are all a cut reads: the ends of a prefix holding them, not of the window
+    window, ends = _prefix_ends(rest[: body_chars], body_tokens + 1)
 
     def covered(n_tokens: int) -> int:
         """Characters of ``window`` covered by its first ``n_tokens`` tokens (whole characters only)."""

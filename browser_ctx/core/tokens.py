@@ -15,6 +15,7 @@ import base64
 import gzip
 import hashlib
 import threading
+from collections import OrderedDict
 from functools import lru_cache
 from importlib import resources
 from unittest import mock
@@ -68,8 +69,30 @@ def encoding() -> tiktoken.Encoding:
     )
 
 
+#: Texts at least this long (characters) have their counts remembered (:data:`COUNT_CACHE_SIZE` of them): a
+#: result is counted where it is rendered, capped and entered in the ledger, the same text each time.
+COUNT_CACHE_CHARS = 1000
+#: Long texts whose counts are remembered, the most recently counted.
+COUNT_CACHE_SIZE = 32
+
+_counts: OrderedDict[str, int] = OrderedDict()
+_counts_lock = threading.Lock()
+
+
 def count_tokens(text: str) -> int:
     """Return the number of ``o200k_base`` tokens in ``text`` (special tokens counted as text)."""
     if not text:
         return 0
-    return len(encoding().encode(text, disallowed_special=()))
+    if len(text) < COUNT_CACHE_CHARS:
+        return len(encoding().encode(text, disallowed_special=()))
+    with _counts_lock:
+        known = _counts.get(text)
+        if known is not None:
+            _counts.move_to_end(text)
+            return known
+    count = len(encoding().encode(text, disallowed_special=()))
+    with _counts_lock:
+        _counts[text] = count
+        while len(_counts) > COUNT_CACHE_SIZE:
+            _counts.popitem(last=False)
+    return count
