@@ -110,7 +110,11 @@
      background image or a translucent layer over the unknown makes it unknown); ctx.clip: the rectangle
      [left, top, right, bottom] (viewport px) that overflow:hidden/clip ancestors leave visible to boxes in flow,
      ctx.absClip: the same for absolutely positioned boxes (only clips at or inside their containing block
-     apply); null: no clip. Set by the walk for the children of each element (enter), restored after them. */
+     apply); null: no clip. ctx.scroll / ctx.absScroll: the same for every box that clips its overflow, scroll
+     containers included, and ctx.reach the area the innermost scroll container can scroll to (viewport px): a
+     box outside ctx.scroll but in ctx.reach is scrolled out, not hidden (scrolling brings it back, and what a
+     hit test finds where it lies is not above it). Set by the walk for the children of each element (enter),
+     restored after them. */
   const rgba = (c) => {
     const m = /^rgba?\(([\d.]+),? ([\d.]+),? ([\d.]+)(?:[,/] ?([\d.]+%?))?\)$/.exec(c);
     if (!m) return null;
@@ -171,10 +175,22 @@
         : (ox === 'hidden' || ox === 'clip') ? [c[0], own ? own[1] : -Infinity, c[2], own ? own[3] : Infinity]
           : [own ? own[0] : -Infinity, c[1], own ? own[2] : Infinity, c[3]];
     }
+    let scroll = (pos === 'fixed' ? null : (pos === 'absolute' ? ctx.absScroll : ctx.scroll)) || null;
+    let reach = pos === 'fixed' ? null : (ctx.reach || null);
+    if ((ox !== 'visible' || oy !== 'visible') && e !== de && e !== doc.body) {
+      const r = e.getBoundingClientRect();
+      const x = r.left + e.clientLeft; const y = r.top + e.clientTop;
+      scroll = intersect(scroll, { left: x, top: y, right: x + e.clientWidth, bottom: y + e.clientHeight });
+      if (/auto|scroll/.test(ox + oy)) {
+        const rx = x - e.scrollLeft; const ry = y - e.scrollTop;
+        reach = [rx, ry, rx + Math.max(e.scrollWidth, e.clientWidth), ry + Math.max(e.scrollHeight, e.clientHeight)];
+      }
+    }
     const positioned = pos !== 'static' || (clip !== null && cs.transform !== 'none');
     const blend = cs.mixBlendMode && cs.mixBlendMode !== 'normal' ? cs.mixBlendMode : ctx.blend;
     return { alpha, bg: bgOf(cs, ctx.bg), clip, absClip: pos === 'fixed' ? clip : (positioned ? clip : ctx.absClip),
-      cursor: cs.cursor, blend };
+      scroll, absScroll: pos === 'fixed' ? scroll : (positioned ? scroll : ctx.absScroll), reach, cursor: cs.cursor,
+      blend };
   };
 
   /* does text in this style (the context already entered) paint nothing a person can see: no opacity left,
@@ -260,21 +276,47 @@
       if (r.width * r.height >= 100) covers.push([e, r, cs.zIndex === 'auto' ? 0 : (parseInt(cs.zIndex, 10) || 0)]);
     }
   };
+  /* the box fixed (or stuck) to the viewport that el is or is inside, else null */
+  const pinned = (el) => {
+    for (let a = el; a && a.nodeType === 1; a = a.parentElement) {
+      const p = style(a).position;
+      if (p === 'fixed' || p === 'sticky') return a;
+    }
+    return null;
+  };
+  /* text b (viewport px) under a box pinned to the viewport comes out from under it at some scroll position of
+     the page: a fixed header over text the page was scrolled to does not hide it */
+  const scrollsClear = (b, pin, vh) => {
+    const p = pin.getBoundingClientRect();
+    const y = b.top + sy; const h = b.height;
+    const maxY = Math.max(0, (de ? de.scrollHeight : 0) - vh);
+    const clear = (s) => s >= 0 && s <= maxY && y - s >= 0 && y - s + h <= vh && (y - s + h <= p.top || y - s >= p.bottom);
+    return clear(0) || clear(maxY) || clear(y - p.bottom) || clear(y + h - p.top);
+  };
+  /* box b (viewport px) lies outside what its scroll containers show but where the innermost can scroll to */
+  const scrolledOut = (b, sc, reach) => !!sc && !!reach && outside(b, sc) && !outside(b, reach);
   const textOutOfSight = (t) => {
     textRange.selectNodeContents(t);
     const b = textRange.getBoundingClientRect();
     if (b.width < 1 || b.height < 2.5) return true;
-    if ((b.right + sx <= minX) || (b.bottom + sy <= 0) || (maxX > 0 && b.left + sx >= maxX)) return true;
     if (outside(b, S.ctx.clip)) return true;
+    const sc = S.ctx.scroll || null;
+    if (scrolledOut(b, sc, S.ctx.reach)) return false;   /* scrolling brings it back */
+    if ((b.right + sx <= minX) || (b.bottom + sy <= 0) || (maxX > 0 && b.left + sx >= maxX)) return true;
     const owner = t.parentNode;
     if (coverChecks >= COVER_CHECKS || !owner || owner.nodeType !== 1 || t.getRootNode() !== doc) return false;
     const vw = win.innerWidth; const vh = win.innerHeight;
     if (b.bottom <= 0 || b.top >= vh || b.right <= 0 || b.left >= vw) return coveredByBox(b, owner);
     coverChecks += 1;
-    const l = Math.max(b.left + 1, 0); const r = Math.min(b.right - 1, vw - 1);
-    const tp = Math.max(b.top + 1, 0); const bt = Math.min(b.bottom - 1, vh - 1);
+    /* hit tests where the text shows: in the viewport and in what its scroll containers show of it */
+    const l = Math.max(b.left + 1, 0, sc ? sc[0] : 0); const r = Math.min(b.right - 1, vw - 1, sc ? sc[2] - 1 : vw);
+    const tp = Math.max(b.top + 1, 0, sc ? sc[1] : 0); const bt = Math.min(b.bottom - 1, vh - 1, sc ? sc[3] - 1 : vh);
     if (!coveredAt((l + r) / 2, (tp + bt) / 2, owner)) return false;
-    return coveredAt(l, tp, owner) && coveredAt(r, tp, owner) && coveredAt(l, bt, owner) && coveredAt(r, bt, owner);
+    if (!(coveredAt(l, tp, owner) && coveredAt(r, tp, owner) && coveredAt(l, bt, owner) && coveredAt(r, bt, owner))) {
+      return false;
+    }
+    const pin = pinned(doc.elementFromPoint((l + r) / 2, (tp + bt) / 2));
+    return !(pin && scrollsClear(b, pin, vh));
   };
 
   /* why a rendered element is hidden by geometry/paint, or '' if it is not; sets S.measure */
@@ -311,6 +353,9 @@
     }
     if (w > 0 && h > 0 && outside(r, pos === 'fixed' ? null : (pos === 'absolute' ? ctx.absClip : ctx.clip))) {
       return 'clipped';      /* outside what an overflow:hidden ancestor shows */
+    }
+    if (pos !== 'fixed' && scrolledOut(r, (pos === 'absolute' ? ctx.absScroll : ctx.scroll) || null, ctx.reach)) {
+      return '';             /* scrolled out of a scroll container: scrolling brings it back */
     }
     const L = r.left + sx; const R = r.right + sx; const T = r.top + sy; const B = r.bottom + sy;
     if ((R <= minX && L < minX) || (B <= 0 && T < 0) || (maxX > 0 && L >= maxX)) return 'off-document';
