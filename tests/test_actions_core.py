@@ -37,7 +37,8 @@ def test_appeared_and_disappeared_lines() -> None:
     assert delta.appeared == ['listitem "Buy milk" [e3]', '"1 item left"']
     assert delta.disappeared == ['"0 items left"']
     out = render_delta(delta)
-    assert '+ listitem "Buy milk" [e3]' in out and '- "0 items left"' in out
+    assert '+ listitem "Buy milk" [e3]' in out
+    assert '~ "1 item left" (was: "0 items left")' in out  # the same text line changed, one line
 
 
 def test_same_content_new_refs_is_rerendered_not_changed() -> None:

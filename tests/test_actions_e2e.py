@@ -264,7 +264,7 @@ async def test_ref_survives_a_prepended_sibling(drv: Driver) -> None:
     assert '+ button "Zero"' in rec or '+ button "Zero"' in (await drv.call("browser_snapshot", force=True)).replace(
         "  button", "+ button")
     rec = await drv.call("browser_click", target=beta)
-    assert f'Clicked button "Beta" [{beta}]' in rec and "+ Clicked: Beta" in rec
+    assert f'Clicked button "Beta" [{beta}]' in rec and "~ Clicked: Beta (was: Alpha)" in rec, rec
     assert await drv.call("browser_verify", target="#out", text="Clicked: Beta") == "PASS"
 
 

@@ -51,17 +51,17 @@ async def test_todo_verification_session_tokens(site: str, capsys: Any) -> None:
                              {"target": "role=textbox[name='New todo']", "text": "Buy milk", "submit": True},
                              lambda: page.get_by_role("textbox", name="New todo").fill("Buy milk"))
             await page.get_by_role("textbox", name="New todo").press("Enter")
-            assert '+ - checkbox "Buy milk" [e' in rec and "+ 1 item left" in rec
+            assert '+ - checkbox "Buy milk" [e' in rec and "~ 1 item (was: 0 items) left" in rec, rec
             rec = await step("add 'Walk the dog'", "browser_type",
                              {"target": "role=textbox[name='New todo']", "text": "Walk the dog", "submit": True},
                              lambda: page.get_by_role("textbox", name="New todo").fill("Walk the dog"))
             await page.get_by_role("textbox", name="New todo").press("Enter")
-            assert "+ 2 items left" in rec
+            assert "~ 2 items (was: 1 item) left" in rec, rec
             milk = re.search(r'checkbox "Buy milk" \[(e\d+)\]', rec)
             assert milk, rec
             rec = await step("complete 'Buy milk'", "browser_click", {"target": milk.group(1)},
                              lambda: page.get_by_role("checkbox", name="Buy milk").click())
-            assert 'checkbox "Buy milk"' in rec and "checked" in rec and "+ 1 item left" in rec
+            assert 'checkbox "Buy milk"' in rec and "checked" in rec and "~ 1 item (was: 2 items) left" in rec, rec
             out = await step("verify the counter", "browser_verify", {"target": "#count", "text": "1 item left"}, None)
             assert out == "PASS"
             rec = await step("add with empty input", "browser_click", {"target": "role=button[name='Add']"},

@@ -34,7 +34,7 @@ def test_same_element_new_state_is_changed_not_appeared() -> None:
     delta = diff_renderings(before, after)
     assert not delta.appeared and not delta.disappeared
     assert delta.changed == [('checkbox "I accept the terms" [e3]', 'checkbox "I accept the terms" [e3] checked')]
-    assert render_delta(delta) == '~ checkbox "I accept the terms" [e3] checked (was: checkbox "I accept the terms")'
+    assert render_delta(delta) == '~ checkbox "I accept the terms" [e3]: checked added'
 
 
 def test_modal_that_hides_the_page_is_one_line_each_way() -> None:

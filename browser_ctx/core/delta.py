@@ -40,6 +40,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from .delta_lines import GONE_QUOTE, changed_line, count_gone, paired_line, pairs
 from .tokens import count_tokens
 
 __all__ = ["Delta", "ShownLine", "diff_renderings", "render_delta", "drifted", "drift_shape", "CONTAINER_LINES",
@@ -63,6 +64,8 @@ HIDDEN_PAGE_MIN_LINES = 5
 ROWS_MIN = 5
 #: Table rows replaced by at least this many table rows (a calendar paged, a table sorted) are one line.
 TABLE_ROWS_MIN = 3
+#: Characters of the first and last row quoted when rows are replaced.
+ROWS_QUOTE = 80
 #: A container that went with at least this many lines inside is one line of the delta.
 CONTAINER_LINES = 3
 #: ... and one that came, with at least this many (a menu or a list that opened is listed: its items are what
@@ -79,6 +82,8 @@ REF_RE = re.compile(r"\[(?:ref=)?(?:f\d+)?e\d+\]|\bref=(?:f\d+)?e\d+\b|(?<=\])\(
 _REF_ID_RE = re.compile(r"(?:f\d+)?e\d+")
 _MASK_RE = re.compile(r'"[^"]*"|\d+')
 _DIGITS = re.compile(r"\d+")
+#: What a changed line said before (``~ Time left: 3598 (was: 3599) / 3600sec``), for its shape.
+_WAS_RE = re.compile(r" \(was: .*?\)(?= |$)")
 #: The first line of a popup that can hide the page behind it: its role and its name.
 _POPUP_RE = re.compile(r'^(dialog|alertdialog|listbox|menu)\b(?:\s+"([^"]*)")?')
 #: A heading line, for the name of a popup rendered without one (``heading 2 "Terms of service"``).
@@ -143,14 +148,12 @@ def _identity(line: str) -> str:
     return "@" + ",".join(ids) if ids else "=" + _strip_refs(line)
 
 
-def _was(before: str) -> str:
-    text = _strip_refs(before)
-    return text if len(text) <= WAS_CHARS else text[:WAS_CHARS - 1] + "…"
-
-
-def _whole(lines: list[str], depths: list[int], flags: list[bool], sign: str) -> list[tuple[str, str]]:
+def _whole(lines: list[str], depths: list[int], flags: list[bool], sign: str, targets: list[str] | None = None,
+           summarise: bool = False) -> list[tuple[str, str]]:
     """The ops of the lines flagged in one block, a container whose every line is flagged (it went, or came, with
-    all it holds) as one line: ``form "New order" (gone with its 12 lines)``."""
+    all it holds) as one line: ``form "New order" (gone with its 12 lines)``. ``summarise`` (a delta over its
+    budget): every container that came with :data:`CONTAINER_LINES` lines or more is one line too, naming the
+    read that shows it (``targets``: the read target of each line, ``""`` when none)."""
     ops: list[tuple[str, str]] = []
     i = 0
     while i < len(lines):
@@ -161,10 +164,16 @@ def _whole(lines: list[str], depths: list[int], flags: list[bool], sign: str) ->
         while j < len(lines) and depths[j] > depths[i]:
             j += 1
         inner = j - i - 1
-        least = CONTAINER_LINES if sign == "-" else CONTAINER_CAME_LINES  # what came is what the agent acts on next
-        if lines[i].endswith(":") and inner >= least and all(flags[i:j]):
-            how = "gone with" if sign == "-" else "came with"
-            ops.append((sign, f"{lines[i][:-1]} ({how} its {inner} lines)"))
+        least = CONTAINER_LINES if sign == "-" or summarise else CONTAINER_CAME_LINES  # what came is acted on next
+        if (lines[i].endswith(":") or summarise) and inner >= least and all(flags[i:j]):
+            head = lines[i][:-1] if lines[i].endswith(":") else lines[i]
+            if sign == "-":
+                ops.append((sign, f"{head} (gone with its {inner} lines)"))
+            else:
+                target = (targets[i] if targets else "") or ""
+                read = f"browser_snapshot target='{target}'" if target else "browser_snapshot shows them"
+                head = head if len(head) <= GONE_QUOTE else head[:GONE_QUOTE - 1] + "…"
+                ops.append((sign, f"{head} (came with its {inner} lines; {read})"))
             i = j
             continue
         ops.append((sign, lines[i]))
@@ -173,7 +182,7 @@ def _whole(lines: list[str], depths: list[int], flags: list[bool], sign: str) ->
 
 
 def _block(delta: Delta, a_raw: list[str], b_raw: list[str], a_depth: list[int] | None = None,
-           b_depth: list[int] | None = None) -> None:
+           b_depth: list[int] | None = None, b_targets: list[str] | None = None, summarise: bool = False) -> None:
     """Add one unmatched block (``a_raw`` before, ``b_raw`` after) to ``delta``: lines with equal text on both
     sides are the same content (a ref-less line moved, or an element re-rendered with a new ref). A container
     that went or came whole is one op (:func:`_whole`); the lists keep every line."""
@@ -191,8 +200,14 @@ def _block(delta: Delta, a_raw: list[str], b_raw: list[str], a_depth: list[int] 
                 delta.rerendered.append(b_raw[j])
     delta.disappeared.extend(line for i, line in enumerate(a_raw) if gone[i])
     delta.appeared.extend(line for j, line in enumerate(b_raw) if new[j])
+    went = [i for i in range(len(a)) if gone[i] and not _RANGE_HEAD.match(a_raw[i])]  # a grid's range: _range_moved
+    came = [j for j in range(len(b)) if new[j] and not _RANGE_HEAD.match(b_raw[j])]
+    for x, y in pairs([a_raw[i] for i in went], [b_raw[j] for j in came]):  # the same text line, changed
+        i, j = went[x], came[y]
+        gone[i] = new[j] = False
+        delta.ops.append(("~", paired_line(a_raw[i], b_raw[j], WAS_CHARS)))
     delta.ops.extend(_whole(a_raw, a_depth or [0] * len(a_raw), gone, "-"))
-    delta.ops.extend(_whole(b_raw, b_depth or [0] * len(b_raw), new, "+"))
+    delta.ops.extend(_whole(b_raw, b_depth or [0] * len(b_raw), new, "+", b_targets, summarise))
 
 
 def _popup(lines: list[str]) -> tuple[str, str] | None:
@@ -263,7 +278,7 @@ def _rows_replaced(delta: Delta) -> None:
         least = TABLE_ROWS_MIN if shape == "row" else ROWS_MIN
         if len(new) < least or len(old) < least:
             continue
-        first, last = (line if len(line) <= WAS_CHARS else line[:WAS_CHARS - 1] + "…" for line in (new[0], new[-1]))
+        first, last = (line if len(line) <= ROWS_QUOTE else line[:ROWS_QUOTE - 1] + "…" for line in (new[0], new[-1]))
         delta.summary.append(f"rows now visible ({len(new)}, {len(old)} no longer shown): {first} … {last}")
         drop = set(new) | set(old)
         delta.ops = [op for op in delta.ops if not (op[0] in "+-" and op[1] in drop and _row_shape(op[1]) == shape)]
@@ -275,27 +290,45 @@ def _row_shape(line: str) -> str:
     return "row" if line.startswith(("row: ", "row [")) else _shape(line)
 
 
-def _prepared(rendering: str | Sequence[ShownLine]) -> tuple[list[str], list[str], list[int]]:
+_CSS_ID = re.compile(r"[A-Za-z][\w-]*")
+#: Ancestors of a line's node searched for an id to name it as a read target.
+_TARGET_UP = 4
+
+
+def _target(line: ShownLine) -> str:
+    """What ``browser_snapshot target=…`` reads a line's part of the page with: ``#id`` of its node or a near
+    ancestor, else its first ref, else ``""``."""
+    node = getattr(line, "scope", None)
+    for _ in range(_TARGET_UP):
+        if node is None or getattr(node, "tag", "") in ("body", "html"):
+            break
+        ident = (getattr(node, "attrs", None) or {}).get("id") or ""
+        if _CSS_ID.fullmatch(ident):
+            return f"#{ident}"
+        node = getattr(node, "parent", None)
+    return line.refs[0] if line.refs else ""
+
+
+def _prepared(rendering: str | Sequence[ShownLine]) -> tuple[list[str], list[str], list[int], list[str]]:
     """The lines of a rendering (indentation stripped), their identities (the refs a line shows: read from its
-    text for a string rendering, taken from the line for snapshot lines; else its text without refs) and their
-    depths (nesting levels)."""
+    text for a string rendering, taken from the line for snapshot lines; else its text without refs), their
+    depths (nesting levels) and their read targets (:func:`_target`; ``""`` for a string rendering)."""
     if isinstance(rendering, str):
         rows = [ln for ln in rendering.splitlines() if ln.strip()]
         raw = [ln.strip() for ln in rows]
-        return raw, [_identity(x) for x in raw], [(len(ln) - len(ln.lstrip(" "))) // 2 for ln in rows]
-    shown = [(line.text.strip(), line.refs, getattr(line, "depth", 0)) for line in rendering]
+        return (raw, [_identity(x) for x in raw], [(len(ln) - len(ln.lstrip(" "))) // 2 for ln in rows],
+                [""] * len(raw))
+    shown = [(line.text.strip(), line.refs, getattr(line, "depth", 0), line) for line in rendering]
     shown = [row for row in shown if row[0]]
-    return ([text for text, _, _ in shown],
-            ["@" + ",".join(refs) if refs else "=" + _strip_refs(text) for text, refs, _ in shown],
-            [depth for _, _, depth in shown])
+    return ([text for text, _, _, _ in shown],
+            ["@" + ",".join(refs) if refs else "=" + _strip_refs(text) for text, refs, _, _ in shown],
+            [depth for _, _, depth, _ in shown], [_target(line) for _, _, _, line in shown])
 
 
 def drift_shape(line: str) -> str:
     """The shape of a line that changes by itself (a clock, a countdown, "23s ago"): its text without refs, digits
     masked (``text: Time left: # / #sec``), indentation and a ``~ … (was: …)`` form ignored."""
-    text = line.strip()
-    if " (was: " in text:
-        text = text[:text.index(" (was: ")]
+    text = _WAS_RE.sub("", line.strip())
     return _DIGITS.sub("#", _strip_refs(text))
 
 
@@ -313,7 +346,7 @@ def drifted(before: str | Sequence[ShownLine], after: str | Sequence[ShownLine])
 
 
 def diff_renderings(before: str | Sequence[ShownLine], after: str | Sequence[ShownLine], *,
-                    drifting: frozenset[str] | set[str] = frozenset()) -> Delta:
+                    drifting: frozenset[str] | set[str] = frozenset(), summarise: bool = False) -> Delta:
     """Compare two line-based renderings, matching lines by element identity (ref) before text.
 
     Args:
@@ -327,11 +360,13 @@ def diff_renderings(before: str | Sequence[ShownLine], after: str | Sequence[Sho
         re-rendered. A popup (dialog, listbox, menu) that appears while most of the page disappears
         becomes one summary line instead (see the module docstring), and so do rows of a list or table
         replaced by as many rows of the same shape (a virtualised list scrolled): the rows now visible.
-        A container that went or came with all its lines is one line. Changes of the lines whose shape is in
-        ``drifting`` (values that change by themselves, :func:`drifted`) are left out.
+        A container that went or came with all its lines is one line (one that came: only from
+        :data:`CONTAINER_CAME_LINES` lines, or with ``summarise``, for a delta over its budget, from
+        :data:`CONTAINER_LINES`). Changes of the lines whose shape is in ``drifting`` (values that change by
+        themselves, :func:`drifted`) are left out.
     """
-    a_raw, a, a_depth = _prepared(before)
-    b_raw, b, b_depth = _prepared(after)
+    a_raw, a, a_depth, _ = _prepared(before)
+    b_raw, b, b_depth, b_targets = _prepared(after)
     delta = Delta()
     matcher = difflib.SequenceMatcher(a=a, b=b, autojunk=False)
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
@@ -339,9 +374,9 @@ def diff_renderings(before: str | Sequence[ShownLine], after: str | Sequence[Sho
             for i, j in zip(range(i1, i2), range(j1, j2), strict=True):  # equal runs have equal lengths
                 if _strip_refs(a_raw[i]) != _strip_refs(b_raw[j]):
                     delta.changed.append((a_raw[i], b_raw[j]))
-                    delta.ops.append(("~", f"{b_raw[j]} (was: {_was(a_raw[i])})"))
+                    delta.ops.append(("~", changed_line(a_raw[i], b_raw[j], WAS_CHARS)))
             continue
-        _block(delta, a_raw[i1:i2], b_raw[j1:j2], a_depth[i1:i2], b_depth[j1:j2])
+        _block(delta, a_raw[i1:i2], b_raw[j1:j2], a_depth[i1:i2], b_depth[j1:j2], b_targets[j1:j2], summarise)
     if drifting:
         delta.ops = [op for op in delta.ops if drift_shape(op[1]) not in drifting]
         delta.changed = [(x, y) for x, y in delta.changed if drift_shape(y) not in drifting]
@@ -349,6 +384,7 @@ def diff_renderings(before: str | Sequence[ShownLine], after: str | Sequence[Sho
         delta.disappeared = [x for x in delta.disappeared if drift_shape(x) not in drifting]
     _hidden_page(delta, len(a_raw), len(b_raw))
     _rows_replaced(delta)
+    delta.ops = count_gone(delta.ops)
     return delta
 
 
