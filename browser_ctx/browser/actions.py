@@ -20,7 +20,9 @@ Every action tool runs through :func:`perform`:
    a change. Long-lived connections (EventSource, WebSocket) and polling (the same URL requested
    :data:`~.traffic.POLL_REPEATS`+ times) are not waited for; the first record of a document that sees one
    says the network never goes quiet, later ones do not. With one open, settling stops after
-   ``settings.actions.stream_ms`` (1,000 ms) once the action's requests are quiet. The parts: :mod:`.settle`.
+   ``settings.actions.stream_ms`` (1,000 ms) once the action's requests are quiet. A quick action (typing
+   without submit) ends at the first look when it changed nothing: no mutation, request or animation since it
+   began. The parts: :mod:`.settle`.
    What comes after the record is taken is caught by the transient-UI journal and reported once by the next
    call (``Shown and gone: …``, or ``Appeared since the last call: …`` while it is still shown).
 4. **Collect** an :class:`~browser_ctx.core.record.ActionRecord`: URL/title change, dialogs,
@@ -49,9 +51,8 @@ from .._errors import (
     BrowserCtxError,
     one_line,
 )
-from ..core.acted import record_delta
 from ..core.budget import Budget
-from ..core.delta import drifted
+from ..core.delta import diff_renderings, drifted, render_delta
 from ..core.journal import Gone, render_gone
 from ..core.network import RequestRecord
 from ..core.outline import outline, render_card
@@ -61,6 +62,7 @@ from ..settings import Settings
 from .action_errors import action_error, ensure_open
 from .downloads import save_downloads
 from .journal import drain as drain_journal
+from .labels import keep_typed_value
 from .reading import walk_for_record, walk_tab
 from .session import BrowserSession, Tab
 from .settle import PROBE_TIMEOUT_S, SYNC_TIMEOUT_S, Settling, look
@@ -75,7 +77,7 @@ log = logging.getLogger("browser_ctx")
 #: containers that went or came whole are one line each, then the rest is cut with a line naming
 #: browser_snapshot). Measured: in the baseline agent trial (24 MiniWoB++ tasks) action results were 108 tokens
 #: median, 324 p90, 623 at most.
-DELTA_MAX_TOKENS = 300
+DELTA_MAX_TOKENS = 500
 #: Most shapes of self-changing values a document keeps.
 DRIFT_KEPT = 20
 #: Intervals between calls in which a value must be seen changing with no action of ours before it counts as
@@ -130,8 +132,8 @@ class Watch(Settling):
     _gone: list[Gone] = field(default_factory=list)
     _gone_dropped: int = 0
     _walk_title: str | None = None
-    _docs: dict[bool, Any] = field(default_factory=dict)  # the walked documents of the delta: before (True), after
     _act_start: float = 0.0
+    _still: bool = False
 
     # listeners ------------------------------------------------------------------------------
 
@@ -213,7 +215,6 @@ class Watch(Settling):
         self._walk_title = walk.title
         url = self.tab.page.url
         lines = render_lines(walk.doc, url=url)
-        self._docs[before] = walk.doc
         tab = self.tab
         document = (walk.version or "").split(":", 1)[0]
         if tab.drift_document != document:
@@ -322,9 +323,12 @@ class Watch(Settling):
         return PopupInfo(index, pw.page.url, title, pdf=pdf is not None,
                          size=await self._pdf_size(pdf) if pdf else None)
 
-    async def finish(self, also: Callable[[], Awaitable[object]] | None = None) -> ActionRecord:
+    async def finish(self, also: Callable[[], Awaitable[object]] | None = None, typed: str | None = None
+                     ) -> ActionRecord:
         """Stop listening and fill in the record (after :meth:`settle`); ``also()`` (a read of the caller's, e.g.
-        what a typed-into field shows) runs with the record's own reads."""
+        what a typed-into field shows) runs with the record's own reads. After a quick settle that saw nothing
+        move (``_still``) there is no after walk: the DOM did not change, and the value typed into field ``typed``
+        (a ref; ``also()``'s answer) is set in the tab's last walk (:func:`.labels.keep_typed_value`)."""
         rec = self.record
         page = self.tab.page
         try:
@@ -341,13 +345,12 @@ class Watch(Settling):
         for pw in self._popups:
             rec.popups.append(await self._popup_info(pw, tabs))
         closed = page.is_closed()
-        walk_after = not (closed or self._doc_changed) and self._before is not None
-        self._walk_title = None
-        # The capture sync (console errors, requests), the journal drain and the after walk (its title is the
-        # record's) are independent: at once.
-        (rec.console_errors, rec.console_error_count), (gone, dropped), after, _ = await asyncio.gather(
-            self._console_errors(), drain_journal(page, self.tab.frame_ids),
-            self._snapshot() if walk_after else _nothing(), also() if also is not None else _nothing())
+        # The capture sync (console errors, requests) and the caller's read run with the journal drain and then
+        # the after walk (its title is the record's): the drain first, so what shows by the walk is in the delta.
+        (rec.console_errors, rec.console_error_count), ((gone, dropped), after), answer = await asyncio.gather(
+            self._console_errors(), self._journal_and_walk(closed), also() if also is not None else _nothing())
+        if self._still:
+            keep_typed_value(self.tab, typed, answer)
         self._read_network()
         rec.failed_requests, rec.failed_request_count = self._traffic.failed, len(self._traffic.failed)
         rec.mocked_requests = self._traffic.mocked
@@ -366,16 +369,32 @@ class Watch(Settling):
         elif rec.new_document:
             rec.page_card = await self._card()
         elif after is not None and self._before is not None:
-            rec.delta = record_delta(self._before, after, action=rec.action, before_doc=self._docs.get(True),
-                                     after_doc=self._docs.get(False), drifting=self.tab.drifting,
-                                     value_said=rec.action.startswith("Typed ") or any(
-                                         n.startswith("Now shows:") for n in rec.notes),
+            rec.delta = render_delta(diff_renderings(self._before, after, drifting=self.tab.drifting),
                                      max_tokens=self.delta_tokens)
         if self._drift_new:
             names = ", ".join(f'"{_drift_label(s)}"' for s in self._drift_new[:3])
             n = len(self._drift_new)
-            rec.notes.append(f"{n} value{'s' if n != 1 else ''} change{'' if n != 1 else 's'} by itself: {names}")
+            rec.notes.append(f"{n} value{'s' if n != 1 else ''} change{'' if n != 1 else 's'} by itself "
+                             f"({names}): left out of records on this page.")
         return rec
+
+    async def _journal_and_walk(self, closed: bool) -> tuple[tuple[list[Gone], int], list[Line] | None]:
+        """The journal drained since the action's start, then the after walk (none after a navigation). After a
+        quick settle that saw nothing move (``_still``), a probe with the drain says whether anything moved since:
+        only then is the page walked (``_still`` cleared)."""
+        page, ids = self.tab.page, self.tab.frame_ids
+        self._walk_title = None
+        if self._still:
+            drained, seen = await asyncio.gather(drain_journal(page, ids), look(self.tab))
+            since_act = (self._now() - self._act_start) * 1000
+            if not (drained[0] or seen.origin != self._origin or seen.dom_quiet < since_act or seen.layout_quiet < 0):
+                self._walk_title = self.record.title_before  # the DOM did not change: neither did the title
+                return drained, None
+            self._still = False
+        else:
+            drained = await drain_journal(page, ids)
+        walk = not (closed or self._doc_changed) and self._before is not None
+        return drained, await self._snapshot() if walk else None
 
     async def _card(self) -> str | None:
         try:
@@ -391,7 +410,8 @@ class Watch(Settling):
 async def perform(call_session: BrowserSession, tab: Tab, settings: Settings, action: str | Callable[[], str],
                   act: Callable[[], Awaitable[str | None]], *, delta: bool = True, settle: bool = True,
                   budget: Budget | None = None, also: Callable[[], Awaitable[object]] | None = None,
-                  quick: bool = False, prepare: Callable[[], Awaitable[object]] | None = None) -> ActionRecord:
+                  quick: bool = False, prepare: Callable[[], Awaitable[object]] | None = None,
+                  typed: str | None = None) -> ActionRecord:
     """Run ``act()`` (a coroutine function) on ``tab`` under a :class:`Watch` and return the record.
 
     Args:
@@ -407,7 +427,9 @@ async def perform(call_session: BrowserSession, tab: Tab, settings: Settings, ac
             the delta gets at most :data:`DELTA_MAX_TOKENS` tokens and leaves :data:`RECORD_RESERVE_TOKENS`
             for the rest of the record.
         also: ``async () -> object``, run after settling with the record's reads (:meth:`Watch.finish`).
-        quick: settling ends at once when the action changed nothing (:meth:`Watch.settle`).
+        quick: settling ends at once when the action changed nothing (:meth:`Watch.settle`); the record then
+            has no after walk, and ``typed`` (the ref typed into) gets ``also()``'s answer as its value in the tab's
+            last walk (:meth:`Watch.finish`).
         prepare: ``async () -> object`` run with the watch's first reads (:meth:`Watch.start`), e.g. resolving a
             ref target; what it raises is raised before anything is done.
 
@@ -432,7 +454,7 @@ async def perform(call_session: BrowserSession, tab: Tab, settings: Settings, ac
         origin, _ = await watch._settle_probe()
         if origin is not None and watch._origin is not None and origin != watch._origin:
             watch._doc_changed = True
-    return await watch.finish(also)
+    return await watch.finish(also, typed)
 
 
 

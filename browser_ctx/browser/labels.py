@@ -1,17 +1,22 @@
-"""How an action's record names its target, from the tab's last walk when it holds the ref (no page call).
+"""What the tab's last walk says of one ref: the words a record names it by, and a typed value kept current.
 
-The agent picked the ref from a read, so the record names the element as that read did: its role and accessible
-name as the snapshot line shows them (``button "Save" [e5]``, ``select "Theme" [e9]``). A ref the last walk does
-not hold, an element it reached only through its label (hidden), or one with no name there, is described by the
-page instead (:func:`.targets.describe_element`: one element hand-off and one script).
+- :func:`walked_label`: the agent picked the ref from a read, so the record names the element as that read did:
+  its role and accessible name as the snapshot line shows them (``button "Save" [e5]``, ``select "Theme" [e9]``),
+  with no page call. A ref the last walk does not hold, an element it reached only through its label (hidden),
+  or one with no name there, is described by the page instead (:func:`.targets.describe_element`: one element
+  hand-off and one script).
+- :func:`keep_typed_value`: typing changes a field's value but not the DOM, so the page version (and the next
+  action's reuse of the last walk as its "before") does not see it; a record taken without an after walk sets the
+  value in the last walk, or drops that walk when it cannot say the value as a walk would.
 """
 
 from __future__ import annotations
 
 from ..core.dom import Node, accessible_name, role_of
 from .session import Tab
+from .walk import MAX_VALUE_CHARS
 
-__all__ = ["walked_label", "LABEL_NAME_CHARS"]
+__all__ = ["walked_label", "keep_typed_value", "LABEL_NAME_CHARS"]
 
 #: Characters of the name in a label (as :func:`.targets.describe_element`).
 LABEL_NAME_CHARS = 50
@@ -35,3 +40,27 @@ def walked_label(tab: Tab, ref: str) -> str | None:
         return None
     role = role_of(node) or "clickable"
     return f'{"file input" if role == "file" else role} "{name}" [{ref}]'
+
+
+#: Input types whose value a walk shows as it is held (``data-value``); others (password, date …) are not kept.
+_PLAIN_INPUTS = frozenset(("", "text", "search", "email", "url", "tel"))
+
+
+def keep_typed_value(tab: Tab, ref: str | None, value: object) -> None:
+    """Make ``tab``'s last walk show ``value`` (what the field ``ref`` now holds, read back) as a new walk would: a
+    text input or textarea holding at most :data:`~.walk.MAX_VALUE_CHARS` characters; else the walk is dropped
+    (the next action walks the page before it)."""
+    last = tab.last_walk
+    if last is None:
+        return
+    node = _node_of(last[1].doc.root, ref) if ref else None
+    plain = node is not None and (node.tag == "textarea" or (
+        node.tag == "input" and (node.attrs.get("type") or "").strip().lower() in _PLAIN_INPUTS))
+    if node is None or not plain or not isinstance(value, str) or len(value) > MAX_VALUE_CHARS \
+            or any(k in node.attrs for k in ("data-value-hash", "data-filled", "role")):
+        tab.last_walk = None
+        return
+    if value:
+        node.attrs["data-value"] = value
+    else:
+        node.attrs.pop("data-value", None)

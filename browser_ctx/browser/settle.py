@@ -135,6 +135,7 @@ class Settling:
     _origin: float | None
     _popups: list[Any]
     _act_start: float
+    _still: bool
 
     def _now(self) -> float:
         return asyncio.get_running_loop().time()
@@ -167,7 +168,8 @@ class Settling:
         """Wait until the DOM, the requests the action started and layout were quiet for ``settings.actions
         .quiet_ms``, or a new document loaded, or (streams open) ``stream_ms``; at most ``max_ms``. ``quick``: end
         at the first look when the action changed nothing (:meth:`_unmoved`; typing into a field that nothing
-        listens to): what comes later is the journal's and the next call's, as after any record."""
+        listens to; ``_still`` is then set): what comes later is the journal's and the next call's, as after any
+        record."""
         limits = self.settings.actions
         quiet = limits.quiet_ms
         t0 = self._now()
@@ -178,6 +180,7 @@ class Settling:
             elapsed = (self._now() - t0) * 1000
             seen = await look(self.tab)
             if first and await self._unmoved(seen):
+                self._still = True
                 break
             first = False
             if seen.origin is not None and self._origin is not None and seen.origin != self._origin:

@@ -62,7 +62,7 @@ CASES: tuple[Case, ...] = (
     Case("frames", "iframe.html", "a same-origin and a cross-origin frame, their refs prefixed"),
     Case("shadow", "shadow.html", "open and closed shadow roots read in place"),
     Case("folds", "semantics/folds.html", "a page folded to fit maxTokens, each fold naming its call",
-         (("browser_snapshot", {"maxTokens": 600}),)),
+         (("browser_snapshot", {"maxTokens": 400}),)),
     Case("folds-whole", "semantics/folds.html", "the same page at the default maxTokens: it fits, shown whole"),
     Case("target", "semantics/folds.html", "a targeted read: nothing folded, cut by the cap",
          (("browser_snapshot", {"target": "#topics", "maxTokens": 300}),)),

@@ -158,13 +158,15 @@ async def type_text(call: ToolCall) -> Rendered:
 
     shown: list[str | None] = []
 
-    async def read_back() -> None:  # with the record's other reads, after settling
-        if not a.get("submit") and not (notes and (notes[0] or "").startswith("Now shows:")):
-            shown.append(await _readback(tab.worlds, t.locator))
+    async def read_back() -> str | None:  # with the record's other reads, after settling
+        if a.get("submit") or (notes and (notes[0] or "").startswith("Now shows:")):
+            return None
+        shown.append(await _readback(tab.worlds, t.locator))
+        return shown[-1]
 
     record = await perform(call.session, tab, call.settings, lambda: f"Typed {len(text)} characters into {t.label}",
                            run, budget=call.budget, also=read_back, quick=not (a.get("submit") or a.get("slowly")),
-                           prepare=prepare)
+                           prepare=prepare, typed=t.target.strip() if refs.is_ref(t.target) else None)
     if not a.get("submit") and not any(n.startswith("Now shows:") for n in record.notes):
         record.readback = shown[0] if shown else None
         if record.readback is not None and record.readback not in ("(filled)", "(empty)") and text.strip() \
