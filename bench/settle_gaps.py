@@ -11,10 +11,12 @@ form the action's timeline.
 For a window ``W`` the settle a quiet-window rule would make is simulated on that timeline: it ends at the first
 moment the page has been quiet for ``W`` after the action (network aside: these pages make no requests). A change
 after that end is *missed by the record* (the journal and the next call report it). Printed per ``W``: actions
-with a missed change, and the median and p90 simulated settle (ms after the action).
+with a missed change, and the median and p90 simulated settle (ms after the action). For typing, also the quick
+end ``browser_type`` makes (:func:`simulate_quick`): at the first look when nothing changed by then, else the
+window.
 
-Usage: ``python -m bench.settle_gaps [--miniwob DIR] [--tasks N] [--windows 50,100,150,200,300,500]``. Figures are
-printed, never asserted.
+Usage: ``python -m bench.settle_gaps [--miniwob DIR] [--tasks N] [--windows 50,100,150,200,300,500]
+[--kinds click,type]``. Figures are printed, never asserted.
 """
 
 from __future__ import annotations
@@ -38,11 +40,13 @@ from browser_ctx.settings import LaunchSettings
 
 from .actions import percentile
 
-__all__ = ["timeline", "simulate", "main"]
+__all__ = ["timeline", "simulate", "simulate_quick", "main"]
 
 DEFAULT_MINIWOB = Path(os.environ.get("AGENTSH_DIR") or Path(tempfile.gettempdir()) / "agentsh-base") / "miniwob/html"
 WATCH_S = 2.0
 SAMPLE_S = 0.02
+#: When ``browser_type``'s first look sees the page after the keys (ms): a probe and a capture sync.
+FIRST_LOOK_MS = 10
 LEARN_S = 3.2
 
 _EPISODE = """() => { if (typeof core === 'undefined') return false;
@@ -123,7 +127,15 @@ def simulate(changes: list[float], window: float) -> tuple[float, bool]:
     return last + window, False
 
 
-async def run(miniwob: Path, tasks: int) -> list[dict[str, Any]]:
+def simulate_quick(changes: list[float], window: float) -> tuple[float, bool]:
+    """``browser_type``'s quick end on ``changes``: at the first look (:data:`FIRST_LOOK_MS`) when nothing changed
+    by then, else as :func:`simulate` with ``window``. Returns (when it ends; whether a change comes after)."""
+    if not any(c <= FIRST_LOOK_MS for c in changes):
+        return float(FIRST_LOOK_MS), bool(changes)
+    return simulate(changes, window)
+
+
+async def run(miniwob: Path, tasks: int, kinds: tuple[str, ...] = ("click", "type")) -> list[dict[str, Any]]:
     """Every (task, control) timeline."""
     names = sorted(p.stem for p in (miniwob / "miniwob").glob("*.html"))[:tasks]
     rows = []
@@ -143,6 +155,8 @@ async def run(miniwob: Path, tasks: int) -> list[dict[str, Any]]:
                     except PlaywrightError:
                         continue
                     for kind, index in controls:
+                        if kind not in kinds:
+                            continue
                         try:
                             got = await timeline(page, url, kind, index)
                         except PlaywrightError:
@@ -167,6 +181,17 @@ def markdown(rows: list[dict[str, Any]], windows: list[int]) -> str:
         ends = [e for e, _ in sims]
         lines.append(f"| {w} | {missed} ({missed / max(1, len(rows)):.0%}) | {statistics.median(ends):.0f} | "
                      f"{percentile(ends, 0.9):.0f} |")
+    typed = [r for r in rows if r["action"] == "type"]
+    if typed:
+        lines += ["", f"Typing ({len(typed)} actions), ended at the first look ({FIRST_LOOK_MS} ms) when nothing "
+                  "changed by then, else by the window:", "",
+                  "| window ms | typing actions with a change after the record | of which missed by the quick end "
+                  "alone | median settle ms |", "|---:|---:|---:|---:|"]
+        for w in windows:
+            quick = [simulate_quick(r["changes"], w) for r in typed]
+            alone = sum(1 for r, (_, m) in zip(typed, quick, strict=True) if m and not simulate(r["changes"], w)[1])
+            lines.append(f"| {w} | {sum(1 for _, m in quick if m)} | {alone} | "
+                         f"{statistics.median(e for e, _ in quick):.0f} |")
     late = sorted(((r["task"], r["action"], r["changes"][-1]) for r in rows if r["changes"]), key=lambda x: -x[2])
     lines += ["", "Latest change after the action (the 8 latest): " + "; ".join(
         f"{t} {a} {c:.0f} ms" for t, a, c in late[:8])]
@@ -178,12 +203,13 @@ def main() -> None:
     ap.add_argument("--miniwob", type=Path, default=DEFAULT_MINIWOB, help="MiniWoB++ html folder (default %(default)s)")
     ap.add_argument("--tasks", type=int, default=130, help="the first N tasks by name (default all)")
     ap.add_argument("--windows", default="50,100,150,200,300,500", help="quiet windows to simulate, ms")
+    ap.add_argument("--kinds", default="click,type", help="actions to make: click, type (default %(default)s)")
     ap.add_argument("--json", type=Path, help="also write every timeline here")
     args = ap.parse_args()
     if not (args.miniwob / "miniwob").is_dir():
         raise SystemExit(f"No MiniWoB++ tasks in {args.miniwob} (run ../shared/agent-trials/agentsh.py start once, "
                          "or pass --miniwob DIR).")
-    rows = asyncio.run(run(args.miniwob, args.tasks))
+    rows = asyncio.run(run(args.miniwob, args.tasks, tuple(k.strip() for k in args.kinds.split(","))))
     print(markdown(rows, [int(w) for w in args.windows.split(",")]))
     if args.json:
         args.json.write_text(json.dumps(rows, indent=1))

@@ -236,8 +236,8 @@ class ActionSettings:
 
     Attributes:
         quiet_ms: the requests the action started, the DOM and layout must all be quiet this long (ms) for
-            the page to count as settled (150; ``--settle-quiet-ms``); after a navigation, its load and the
-            new DOM quiet this long.
+            the page to count as settled (100; ``--settle-quiet-ms``); after a navigation, its load and the
+            new DOM quiet this long. ``bench/README.md`` (``bench.settle_gaps``) has the evidence for 100.
         max_ms: settling never takes longer than this (ms, 5,000; ``--settle-max-ms``).
         stream_ms: with a long-lived connection (EventSource, WebSocket) or polling open, settling stops this
             long (ms) after the action once the action's requests are quiet, even if the DOM is not (1,000).
@@ -248,7 +248,7 @@ class ActionSettings:
     Downloads are saved in :func:`browser_ctx.files.download_dir`.
     """
 
-    quiet_ms: float = 150
+    quiet_ms: float = 100
     max_ms: float = 5000
     stream_ms: float = 1000
     download_max_bytes: int = 50 * 1024 * 1024

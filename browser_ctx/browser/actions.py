@@ -14,7 +14,7 @@ Every action tool runs through :func:`perform`:
    listener while the action runs (:meth:`Watch._on_response`; it keeps PDF responses only).
 3. **Settle**, bounded: wait until the requests the action started (of this tab), the DOM (a
    MutationObserver on the main document, ``js/settle_probe.js``) and layout (short CSS/Web animations)
-   have all been quiet for ``settings.actions.quiet_ms`` (150 ms), or a new document has loaded and its
+   have all been quiet for ``settings.actions.quiet_ms`` (100 ms), or a new document has loaded and its
    DOM was quiet that long; at most ``settings.actions.max_ms`` (5,000 ms). An element that changes by
    itself (its third burst of changes within seconds: a clock, a progress bar, a feed) does not count as
    a change. Long-lived connections (EventSource, WebSocket) and polling (the same URL requested
