@@ -107,7 +107,7 @@ def _wrap(owner: Any, attr: str, name: str) -> None:
                 _PATH.reset(token)
     else:
         @functools.wraps(fn)
-        def timed(*args: Any, **kwargs: Any) -> Any:  # type: ignore[misc]
+        def timed(*args: Any, **kwargs: Any) -> Any:
             if not REC.active:
                 return fn(*args, **kwargs)
             path = (*_PATH.get(), name)
@@ -131,7 +131,7 @@ def _count_messages() -> None:
             REC.by_stage["/".join(_PATH.get()) or "(pipeline)"][name] += 1
         return send(self, obj, method, params, options)
 
-    pw_connection.Connection.send_message_to_server = counted  # type: ignore[method-assign]
+    pw_connection.Connection.send_message_to_server = counted  # type: ignore[assignment]
 
 
 def _wrap_act() -> None:
@@ -139,8 +139,8 @@ def _wrap_act() -> None:
     perform = tool_actions.perform
 
     async def timed_perform(*args: Any, **kwargs: Any) -> Any:
-        args = list(args)
-        act = args[4]
+        call = list(args)
+        act = call[4]
 
         async def timed_act() -> Any:
             path = (*_PATH.get(), "act")
@@ -151,10 +151,10 @@ def _wrap_act() -> None:
             finally:
                 REC.ms[path] += (time.perf_counter() - t0) * 1000
                 _PATH.reset(token)
-        args[4] = timed_act
-        return await perform(*args, **kwargs)
+        call[4] = timed_act
+        return await perform(*call, **kwargs)
 
-    tool_actions.perform = timed_perform  # type: ignore[assignment]
+    tool_actions.perform = timed_perform
 
 
 @contextlib.contextmanager

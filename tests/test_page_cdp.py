@@ -19,7 +19,7 @@ def _sites(name: str) -> list[str]:
                      or (isinstance(node, ast.Name) and node.id == name)
                      or (isinstance(node, ast.Constant) and node.value == name))
             if named:
-                found.append(f"{path.relative_to(PACKAGE.parent)}:{node.lineno}")
+                found.append(f"{path.relative_to(PACKAGE.parent)}:{getattr(node, 'lineno', 0)}")
     return found
 
 
