@@ -37,10 +37,12 @@ MAX_ELEMENTS = 50_000
 _DOCUMENT = f"document.getElementsByTagName('*').length <= {MAX_ELEMENTS} ? document : null"
 
 
-async def mark_listened(cdp: CDPSession, context_id: int) -> int:
+async def mark_listened(cdp: CDPSession, context_id: int, *, keep_none: bool = True) -> int | None:
     """Find the elements of the document of ``cdp``'s target's main frame that have click, mouse, pointer or
     touch listeners and keep them in the registry of ``context_id`` (that frame's isolated world) for the next
-    walk. Returns how many were kept (0 when the document is too large or cannot be asked).
+    walk. Returns how many were kept (0 when the document is too large or cannot be asked). A document with
+    none keeps an empty set, or, with ``keep_none=False``, nothing (one call less): ``None`` is returned and the
+    caller has the walk forget what was kept before (its ``listenedNone`` option).
 
     Raises:
         PlaywrightError: only when the target closed.
@@ -61,6 +63,8 @@ async def mark_listened(cdp: CDPSession, context_id: int) -> int:
                 if len(ids) >= MAX_NODES:
                     break
         if not ids:
+            if not keep_none:
+                return None
             await _keep(cdp, context_id, [])
             return 0
         resolved = await asyncio.gather(*(_resolve(cdp, node, context_id) for node in ids))

@@ -64,11 +64,11 @@ __all__ = [
     "kept_semantics",
     "computed_semantics",
     "hold_tree",
+    "hold_small_tree",
     "apply_semantics",
     "MAX_NAME_CHARS",
     "MAX_VALUE_CHARS",
     "VALUE_ROLES",
-    "LET_GO_WAIT_S",
 ]
 
 # --- the walk's kept nodes -------------------------------------------------------------------------------------
@@ -82,9 +82,9 @@ MAX_VALUE_CHARS = 200
 VALUE_ROLES = frozenset({"combobox", "slider", "spinbutton", "progressbar", "meter", "scrollbar"})
 
 _WHITESPACE = re.compile(r"[ \t\n\r\f]+")
-#: The longest wait (s), at the end of a read, for the page to answer that it let go of what the read left (a
-#: page stuck in a script answers later; the commands are sent, so later ones on the session come after them).
-LET_GO_WAIT_S = 0.25
+#: What reads sent to let go of what they left and the page has not answered yet (kept so that they run to their
+#: end; a page stuck in a script answers later, and later commands on the session come after them).
+_LETTING_GO: set[asyncio.Future[list[None]]] = set()
 
 
 async def kept_array(cdp: CDPSession, token: str, context_id: int | None = None) -> str | None:
@@ -157,17 +157,19 @@ class FrameSessions:
         return self._sessions[frame]
 
     async def close(self) -> None:
-        """Let go of what the read left in the sessions it used; never raises. Waits at most
-        :data:`LET_GO_WAIT_S` for the page (a page stuck in a script answers later)."""
+        """Let go of what the read left in the sessions it used; never raises. The commands are sent, not waited
+        for (the page answers them after the read returns; one stuck in a script answers later)."""
         used = list({id(s): s for s in self._sessions.values() if s is not None}.values())
         self._sessions.clear()
         if self._owns_cdp:
             await self._cdp.close()  # detaching is done by the browser process: it never waits on the page
             return
-        if used:
+        if used:  # sent now, not waited for: later commands on these sessions come after them
             letting_go = asyncio.ensure_future(asyncio.gather(*(
                 _let_go(cdp, drop_tree=not self._cdp.holds(cdp, "Accessibility")) for cdp in used)))
-            await asyncio.wait({letting_go}, timeout=LET_GO_WAIT_S)
+            _LETTING_GO.add(letting_go)
+            letting_go.add_done_callback(_LETTING_GO.discard)
+            await asyncio.sleep(0)  # the sends go out before the read returns
 
     async def __aenter__(self) -> FrameSessions:
         return self
@@ -213,7 +215,8 @@ async def hold_tree(cdp: CDPSession, context_id: int | None = None) -> None:
 
 
 async def computed_semantics(cdp: CDPSession, array_id: str, limit: int | None = None,
-                             context_id: int | None = None) -> tuple[int, list[tuple[int, str, str, bool]]] | None:
+                             context_id: int | None = None, *,
+                             held: bool = False) -> tuple[int, list[tuple[int, str, str, bool]]] | None:
     """Read Chromium's role and accessible name of the nodes of a kept array (:func:`kept_array`) in the page.
 
     ``js/ax_computed.js`` reads ``Element.computedRole``/``computedName`` (Chromium exposes them with
@@ -222,8 +225,8 @@ async def computed_semantics(cdp: CDPSession, array_id: str, limit: int | None =
     instead of one CDP message per node. The walks of 126 of the 130 corpus pages are the same either way; 3
     others differ only by random numbers in their markup, and on the last a submit button inside an empty
     ``<label>`` is named by its value here and unnamed in the CDP answer.
-    :func:`hold_tree` runs first (in ``context_id``, where the array lives). ``limit`` as for
-    :func:`kept_semantics`.
+    :func:`hold_tree` runs first (in ``context_id``, where the array lives) unless ``held`` (the caller had it
+    built). ``limit`` as for :func:`kept_semantics`.
 
     Returns:
         ``(number of kept nodes, [(index, role, name, ask), …])``: ``role`` is ``""`` for Chromium's internal
@@ -237,7 +240,8 @@ async def computed_semantics(cdp: CDPSession, array_id: str, limit: int | None =
         PageError: the page or browser closed.
     """
     try:
-        await hold_tree(cdp, context_id)
+        if not held:
+            await hold_tree(cdp, context_id)
         answer = await cdp.send("Runtime.callFunctionOn", {
             "objectId": array_id, "functionDeclaration": script("ax_computed"),
             "arguments": [{"value": limit}, {"value": sorted(VALUE_ROLES)}], "returnByValue": True})
@@ -252,17 +256,21 @@ async def computed_semantics(cdp: CDPSession, array_id: str, limit: int | None =
     return int(count), [(int(i), str(role), str(name), bool(ask)) for i, role, name, ask in rows]
 
 
-async def _kept_answers(cdp: CDPSession, token: str, limit: int | None,
-                        context_id: int | None = None) -> list[NodeSemantics | None] | None:
+async def _kept_answers(cdp: CDPSession, token: str, limit: int | None, context_id: int | None = None,
+                        held: bool = False) -> list[NodeSemantics | None] | None:
     """The answers of :func:`kept_semantics` from one session; ``None`` when ``cdp`` cannot reach the nodes.
 
-    Names and roles come from :func:`computed_semantics` when the page can give them; the nodes it marks
-    ``ask``, and every node when it cannot, are asked over CDP (:func:`kept_keys`, :func:`fetch`).
+    Names and roles come from :func:`computed_semantics` when the page can give them (the kept array found while
+    the tree is built, unless ``held``); the nodes it marks ``ask``, and every node when it cannot, are asked
+    over CDP (:func:`fetch`; keys of the nodes asked only, :func:`_keys_of`).
     """
-    array_id = await kept_array(cdp, token, context_id)
+    if held:
+        array_id = await kept_array(cdp, token, context_id)
+    else:
+        array_id, _ = await asyncio.gather(kept_array(cdp, token, context_id), hold_tree(cdp, context_id))
     if array_id is None:
         return None
-    computed = await computed_semantics(cdp, array_id, limit, context_id)
+    computed = await computed_semantics(cdp, array_id, limit, context_id, held=True)
     if computed is not None:
         count, rows = computed
         answers: list[NodeSemantics | None] = [None] * count
@@ -271,28 +279,83 @@ async def _kept_answers(cdp: CDPSession, token: str, limit: int | None,
         wanted = [i for i, _, _, ask in rows if ask]
         if not wanted:
             return answers
-    keys = await kept_keys(cdp, array_id)
-    if keys is None:
-        return None if computed is None else answers
-    if computed is None:
-        answers = [None] * len(keys)
-        wanted = [i for i, k in enumerate(keys) if k]
-        wanted = wanted[:limit] if limit is not None else wanted
-    reachable = [i for i in wanted if i < len(keys) and keys[i]]
-    for i, answer in zip(reachable, await fetch(cdp, [k for i in reachable if (k := keys[i])]), strict=True):
+        keys = await _keys_of(cdp, array_id, wanted)
+        if keys is None:
+            return answers
+        reachable = [i for i, k in zip(wanted, keys, strict=True) if k]
+        asked = [k for k in keys if k]
+    else:
+        all_keys = await kept_keys(cdp, array_id)
+        if all_keys is None:
+            return None
+        answers = [None] * len(all_keys)
+        reachable = [i for i, k in enumerate(all_keys) if k]
+        reachable = reachable[:limit] if limit is not None else reachable
+        asked = [k for i in reachable if (k := all_keys[i])]
+    for i, answer in zip(reachable, await fetch(cdp, asked), strict=True):
         answers[i] = answer
     return answers
 
 
+#: Picks the items of a kept array at the given indexes (``null`` past its end), as a new array.
+_PICK = "function (wanted) { return wanted.map((i) => (i < this.length ? this[i] : null)); }"
+
+
+async def _keys_of(cdp: CDPSession, array_id: str, wanted: list[int]) -> list[str | None] | None:
+    """objectId keys of the items ``wanted`` (indexes) of a kept array, in that order (``None`` for one that is
+    not there), ``None`` when the array is gone: one ``Runtime.callFunctionOn`` picking them and one
+    ``Runtime.getProperties`` of the pick, so the answer is as long as the nodes asked, not as the walk's list.
+
+    Raises:
+        PageError: the page or browser closed.
+    """
+    try:
+        picked = await cdp.send("Runtime.callFunctionOn", {"objectId": array_id, "functionDeclaration": _PICK,
+                                                           "arguments": [{"value": wanted}],
+                                                           "objectGroup": OBJECT_GROUP})
+    except PlaywrightError as exc:
+        if session_closed(exc):
+            raise translate(exc, action="read the accessibility tree") from exc
+        return None
+    pick_id = (picked.get("result") or {}).get("objectId")
+    keys = await kept_keys(cdp, pick_id) if pick_id else None
+    return None if keys is None else [keys[j] if j < len(keys) else None for j in range(len(wanted))]
+
+
+async def hold_small_tree(sessions: FrameSessions, max_elements: int) -> bool:
+    """Have Chromium build and keep the accessibility tree of the page's main document (as :func:`hold_tree`),
+    when it has at most ``max_elements`` elements, before the walk whose nodes :func:`kept_semantics` asks about
+    (``held``): the tree is built while the walk's listeners are found. Returns whether it is held.
+
+    Raises:
+        PageError: the page or browser closed.
+    """
+    cdp = await sessions.for_frame(None)
+    if cdp is None:
+        return False
+    small = f"document.getElementsByTagName('*').length <= {max_elements} ? document.documentElement : null"
+    try:
+        root = await cdp.send("Runtime.evaluate", {"expression": small, "objectGroup": OBJECT_GROUP})
+        object_id = (root.get("result") or {}).get("objectId")
+        if object_id:
+            await cdp.send("Accessibility.getPartialAXTree", {"objectId": object_id, "fetchRelatives": False})
+    except PlaywrightError as exc:
+        if session_closed(exc):
+            raise translate(exc, action="read the accessibility tree") from exc
+        return False
+    return bool(object_id)
+
+
 async def kept_semantics(sessions: FrameSessions, frame: Frame, token: str, limit: int | None = None,
-                         world: tuple[bool, int] | None = None) -> list[NodeSemantics | None]:
+                         world: tuple[bool, int] | None = None, held: bool = False) -> list[NodeSemantics | None]:
     """Return the semantics of the nodes the walk of ``frame`` kept under ``token``, in the walk's order.
 
     Looks in the page's session first (the main frame and every in-process frame), then in ``frame``'s
     own session (an out-of-process iframe). The first ``limit`` nodes are asked about (all when ``None``); the
     others answer ``None``. Empty when the nodes cannot be reached (the frame navigated).
     ``world``: where the walk ran (:meth:`.worlds.Worlds.context_of`: out of process, context id); the
-    nodes are asked for in that context of the frame's session only.
+    nodes are asked for in that context of the frame's session only. ``held``: the frame's document tree is held
+    already (:func:`hold_small_tree`).
 
     Roles and names are read in the page (:func:`computed_semantics`, a few milliseconds for a hundred nodes)
     when the browser exposes them; the other fields then keep their defaults, except for the nodes whose
@@ -305,9 +368,9 @@ async def kept_semantics(sessions: FrameSessions, frame: Frame, token: str, limi
     page_session = await sessions.for_frame(None)
     if world is not None:
         cdp = await sessions.for_frame(frame) if world[0] else page_session
-        found = await _kept_answers(cdp, token, limit, world[1]) if cdp is not None else None
+        found = await _kept_answers(cdp, token, limit, world[1], held) if cdp is not None else None
         return found or []
-    found = await _kept_answers(page_session, token, limit) if page_session is not None else None
+    found = await _kept_answers(page_session, token, limit, None, held) if page_session is not None else None
     if found is None and frame.parent_frame is not None:
         cdp = await sessions.for_frame(frame)
         found = await _kept_answers(cdp, token, limit) if cdp is not None else None

@@ -35,17 +35,8 @@ from .worlds import Worlds
 if TYPE_CHECKING:
     from playwright.async_api import ElementHandle, Frame, Locator
 
-__all__ = [
-    "DEFAULT_TIMEOUT_MS",
-    "MAX_VALUE_CHARS",
-    "MAX_SEMANTIC_NODES",
-    "SEMANTICS_MAX_ELEMENTS",
-    "Walk",
-    "PageWalk",
-    "walk_frame",
-    "walk_page",
-    "walk_locator",
-]
+__all__ = ["DEFAULT_TIMEOUT_MS", "MAX_VALUE_CHARS", "MAX_SEMANTIC_NODES", "SEMANTICS_MAX_ELEMENTS", "Walk", "PageWalk",
+           "walk_frame", "walk_page", "walk_locator"]
 
 
 #: Milliseconds :func:`walk_frame` / :func:`walk_locator` wait in total before raising ActionTimeout.
@@ -146,9 +137,9 @@ async def _mark_child(child: Frame, frame_ids: FrameIds, worlds: Worlds | None) 
     frame_ids.mark(child)
 
 
-async def _listeners(frame: Frame, sessions: semantics.FrameSessions, worlds: Worlds) -> None:
+async def _listeners(frame: Frame, sessions: semantics.FrameSessions, worlds: Worlds) -> bool:
     """Hand the frame's listened-to elements to the walk (:mod:`.listeners`); a frame that cannot be reached
-    is walked without them.
+    is walked without them. Returns whether it has none (the walk then forgets those kept before).
 
     Raises:
         PageError: the page or browser closed.
@@ -156,27 +147,28 @@ async def _listeners(frame: Frame, sessions: semantics.FrameSessions, worlds: Wo
     try:
         world = await worlds.context_of(frame)
         if world is None or (not world[0] and frame.parent_frame is not None):
-            return  # an in-process child frame: its main world is not the session's default context
+            return False  # an in-process child frame: its main world is not the session's default context
         cdp = await sessions.for_frame(frame if world[0] else None)
-        if cdp is not None:
-            await mark_listened(cdp, world[1])
+        return cdp is not None and await mark_listened(cdp, world[1], keep_none=False) is None
     except PageError:
         raise
     except PlaywrightError:  # navigating or detached: the walk that follows says what it can
-        return
+        return False
 
 
 async def _semantics(walked: Walked, frame: Frame, token: str, sessions: semantics.FrameSessions,
-                     worlds: Worlds | None) -> None:
+                     worlds: Worlds | None, held: bool = False) -> None:
     """Put Chromium's names, states and values on the nodes one frame's walk marked; when they cannot be
-    reached (the frame navigated meanwhile), the walker's own names stay.
+    reached (the frame navigated meanwhile), the walker's own names stay. ``held``: the frame's accessibility
+    tree is built already (:func:`.semantics.hold_small_tree`).
 
     Raises:
         PageError: the page or browser closed.
     """
     try:
         world = await worlds.context_of(frame) if worlds is not None else None
-        answers = await semantics.kept_semantics(sessions, frame, token, limit=MAX_SEMANTIC_NODES, world=world)
+        answers = await semantics.kept_semantics(sessions, frame, token, limit=MAX_SEMANTIC_NODES, world=world,
+                                                 held=held)
     except PageError:
         raise
     except PlaywrightError:
@@ -248,8 +240,13 @@ async def _walk(frame: Frame, frame_ids: FrameIds, root: ElementHandle | None, b
     # withCounter: also the frame's ref counter, so refs keep growing across the documents of a frame
     # (a ref from an earlier page then matches nothing instead of a new page's element).
     opts = {**opts, "withCounter": True, "withFacts": facts is not None}
+    held: asyncio.Future[bool] | None = None
     if sessions is not None and worlds is not None and not walker_names and root is None:
-        await _listeners(frame, sessions, worlds)
+        if frame.parent_frame is None:  # the document's accessibility tree is built while its listeners are found
+            held = asyncio.ensure_future(semantics.hold_small_tree(sessions, SEMANTICS_MAX_ELEMENTS))
+            held.add_done_callback(lambda f: f.cancelled() or f.exception())
+        if await _listeners(frame, sessions, worlds):
+            opts["listenedNone"] = True
     if worlds is not None:
         got = await worlds.evaluate(frame, bundle("walk"), opts, root=root)
     else:
@@ -265,8 +262,9 @@ async def _walk(frame: Frame, frame_ids: FrameIds, root: ElementHandle | None, b
     wires = [wire] if wire else []
     if walked.root is None:
         return None, wires
+    tree_held = await held if held is not None else False
     if sessions is not None and not walker_names and walked.semantic:
-        await _semantics(walked, frame, token, sessions, worlds)
+        await _semantics(walked, frame, token, sessions, worlds, tree_held)
     if walked.hinted:
         name_by_hints(walked.hinted)
     if walked.shadows:

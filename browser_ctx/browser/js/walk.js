@@ -8,7 +8,7 @@
  *   names), M.visibility (js/visibility.js: geometry, paint, covers, modals and popups), M.forms (js/forms.js:
  *   form controls), M.operable (js/operable.js: operable elements the page gave no ARIA).
  *   walk(opts)  opts = {root?, framePrefix, maxValueChars, maxNameChars?, refBase?, maxChars?, axToken?,
- *                       withCounter?, withFacts?}
+ *                       withCounter?, withFacts?, listenedNone?}
  * Returns the walked tree as a JSON string ('' when nothing is shown): a node is [tag, attrs | 0, ...children],
  * a child is a node or a text string; tags and attributes follow docs/visible-html.md (data-ref, data-name,
  * data-value, data-filled, bc-frame placeholders, bc-shadow markers, data-ax indexes of the nodes whose
@@ -137,7 +137,9 @@
   /* ---------- the walk ---------- */
   let ctlDepth = 0;         /* the page's own controls around the walk (nothing inside one is operable apart) */
   let delegRoots = 0;       /* listened-to containers around the walk (the icons inside them are operable) */
-  /* elements with click, mouse, pointer or touch listeners, found over CDP before the walk (browser/listeners.py) */
+  /* elements with click, mouse, pointer or touch listeners, found over CDP before the walk (browser/listeners.py);
+     {listenedNone: true}: the document has none now */
+  if (opts.listenedNone) bc.listened = null;
   const listened = bc.listened instanceof WeakSet ? bc.listened : null;
 
   const walkChildren = (e, cs, vis, measure) => {
