@@ -8,7 +8,7 @@ and renders it with the pure core; the pipeline caps the result.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import Any
 
@@ -41,6 +41,18 @@ async def _journal_note(call: ToolCall, tab: Tab) -> None:
     line = render_gone(*await journal.drain(tab.page, tab.frame_ids))
     if line:
         call.session.add_note(line)
+
+
+async def _after_journal(call: ToolCall, tab: Tab, read: Awaitable[PageWalk]) -> PageWalk:
+    """``read`` (a walk of the page), with the journal drained (:func:`_journal_note`) at the same time: its note
+    comes first, as when drained before, also when the walk fails."""
+    drained = asyncio.ensure_future(journal.drain(tab.page, tab.frame_ids))
+    try:
+        return await read
+    finally:
+        line = render_gone(*await drained)
+        if line:
+            call.session.add_note(line)
 
 
 def _join_matches(target: str, parts: list[str], total: int) -> str:
@@ -168,10 +180,10 @@ async def snapshot(call: ToolCall) -> Rendered:
         SelectorError, StaleRefError, ActionTimeout.
     """
     tab = await call.session.current_tab()
-    await _journal_note(call, tab)
     page = tab.page
     target = call.args.get("target")
     if target:
+        await _journal_note(call, tab)
         title = await reading.page_title(tab, call.settings)
         parts = await reading.walk_target(tab, target, call.settings)
         total = max(len(parts), await reading.count_matches(tab, target))
@@ -182,7 +194,7 @@ async def snapshot(call: ToolCall) -> Rendered:
         meta: dict[str, object] = {"matches": total, PAGE_META_KEY: _walked(parts, total)}
     else:
         bound = collect_chars(call.budget.tokens, call.budget.chars)
-        read = await reading.walk_tab_page(tab, call.settings, bound)
+        read = await _after_journal(call, tab, reading.walk_tab_page(tab, call.settings, bound))
         reading.remember(tab, bound, read)
         title = read.title
         fit = max(1, call.budget.tokens - SNAPSHOT_RESERVE_TOKENS)
@@ -216,7 +228,6 @@ async def text(call: ToolCall) -> Rendered:
         SelectorError, StaleRefError, ActionTimeout.
     """
     tab = await call.session.current_tab()
-    await _journal_note(call, tab)
     fmt = call.args.get("format", "markdown")
     links = bool(call.args.get("links", False))
 
@@ -225,14 +236,15 @@ async def text(call: ToolCall) -> Rendered:
 
     target = call.args.get("target")
     if target:
+        await _journal_note(call, tab)
         parts = await reading.walk_target(tab, target, call.settings)
         total = max(len(parts), await reading.count_matches(tab, target))
         body = _join_matches(target, [render(p.doc) for p in parts], total)
         meta: dict[str, object] = {"matches": total, PAGE_META_KEY: _walked(parts, total)}
     else:
         # markdown and plain text show no accessible names: the walker's serve, without the accessibility tree
-        read = await reading.walk_tab_page(tab, call.settings, collect_chars(call.budget.tokens, call.budget.chars),
-                                           with_semantics=False)
+        read = await _after_journal(call, tab, reading.walk_tab_page(
+            tab, call.settings, collect_chars(call.budget.tokens, call.budget.chars), with_semantics=False))
         body = await _off_loop(lambda: render(main_part(read.doc)), read.size)
         meta = {PAGE_META_KEY: page_fingerprint([*read.wire, read.rest])}
         partial = _say_partial(call, read)
