@@ -8,6 +8,7 @@ from browser_ctx.core.acted import acted_ref, class_words, record_delta
 from browser_ctx.core.delta import diff_renderings, drift_shape, render_delta
 from browser_ctx.core.delta_lines import changed_line, count_gone, paired_line, pairs, without_value
 from browser_ctx.core.dom import parse_html
+from browser_ctx.core.record import ActionRecord, render_record
 from browser_ctx.core.snapshot import render_lines
 from browser_ctx.core.tokens import count_tokens
 
@@ -54,9 +55,9 @@ def test_a_region_that_went_is_counted_not_listed() -> None:
     assert '- 10 lines gone, from button "Open message 1" [e1]' in out, out
     assert "Open message 2" not in out and '+ button "Back" [e20]' in out, out
     assert count_tokens(out) < 50, out
-    # a few lines that went are listed, each quoted up to 50 characters
+    # a few lines that went are listed, each quoted up to 40 characters
     ops = count_gone([("-", "a" * 80), ("-", "b"), ("+", "c")])
-    assert ops == [("-", "a" * 49 + "…"), ("-", "b"), ("+", "c")]
+    assert ops == [("-", "a" * 39 + "…"), ("-", "b"), ("+", "c")]
 
 
 def test_a_value_the_record_says_already_is_not_repeated() -> None:
@@ -101,3 +102,15 @@ def test_a_change_over_the_budget_is_summarised_by_structure() -> None:
     assert count_tokens(out) <= 120 and "(e100)" not in out, out
     listed = record_delta(before, after, action='Clicked button "Pick a date" [e1]', max_tokens=2000)
     assert "(e100)" in listed and "came with" not in listed  # within its budget, what came is listed
+
+
+def test_a_route_of_the_same_document_says_where_it_went_in_short() -> None:
+    same = render_record(ActionRecord(action='Clicked link "Beaulah" [e9]', url_before="http://h:8/m/s.html",
+                                      url_after="http://h:8/m/s.html#", title_before="Search", title_after="Search"))
+    assert same.splitlines()[1] == "URL changed to /m/s.html#", same  # the title did not change: not repeated
+    moved = render_record(ActionRecord(action='Clicked link "Next" [e9]', url_before="http://h:8/a",
+                                       url_after="http://h:8/b?p=2", title_before="A", title_after="B"))
+    assert moved.splitlines()[1] == 'URL changed to /b?p=2 "B"', moved
+    loaded = render_record(ActionRecord(action='Clicked link "Out" [e9]', url_before="http://h:8/a",
+                                        url_after="http://x/", new_document=True, title_after="X"))
+    assert loaded.splitlines()[1] == 'Navigated: http://h:8/a → http://x/ "X"', loaded

@@ -65,7 +65,7 @@ ROWS_MIN = 5
 #: Table rows replaced by at least this many table rows (a calendar paged, a table sorted) are one line.
 TABLE_ROWS_MIN = 3
 #: Characters of the first and last row quoted when rows are replaced.
-ROWS_QUOTE = 80
+ROWS_QUOTE = 60
 #: A container that went with at least this many lines inside is one line of the delta.
 CONTAINER_LINES = 3
 #: ... and one that came, with at least this many (a menu or a list that opened is listed: its items are what

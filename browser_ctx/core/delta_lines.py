@@ -26,7 +26,7 @@ __all__ = ["changed_line", "paired_line", "pairs", "count_gone", "without_value"
 #: Lines of one run that went listed one by one; a longer run is one counted line.
 GONE_LISTED = 3
 #: Characters of a line that went quoted (of a counted run: its first line).
-GONE_QUOTE = 50
+GONE_QUOTE = 40
 #: Two lines without refs in one place are the same line changed when at least this similar (difflib ratio), or
 #: when their label (the words before the first ``": "``) or their shape (digits masked) is the same.
 PAIR_RATIO = 0.75

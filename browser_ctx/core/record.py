@@ -4,7 +4,7 @@ Pure: :func:`render_record` takes an :class:`ActionRecord` (plain data filled in
 :mod:`browser_ctx.browser.actions`) and returns a short text, most important first::
 
     Clicked "Add" (e5).
-    Navigated: http://a/ → http://b/ "New title"
+    Navigated: http://a/ → http://b/ "New title"        (a route of the same document: URL changed to /b#x)
     Dialog confirm "Delete?" → dismissed (default)
     New tab [1]: "Popup" http://a/popup
     Download: report.csv, 1.2 KB, saved to /tmp/…/report.csv
@@ -22,6 +22,7 @@ Sizes are bytes (rendered as B/KB/MB); times are milliseconds.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from .delta import NO_CHANGE
@@ -42,6 +43,12 @@ def human_size(n: int | None) -> str:
     if n < 1024 * 1024:
         return f"{n / 1024:.1f} KB"
     return f"{n / (1024 * 1024):.1f} MB"
+
+
+def _origin(url: str) -> str:
+    """``scheme://host[:port]`` of an http(s) URL, else ``""``."""
+    m = re.match(r"https?://[^/?#]+", url)
+    return m.group(0) if m else ""
 
 
 def _q(text: str, limit: int = 120) -> str:
@@ -172,10 +179,15 @@ def render_record(rec: ActionRecord) -> str:
     """
     head = rec.action.rstrip(".") + "."
     lines: list[str] = []
-    if rec.url_after and rec.url_after != rec.url_before:
-        kind = "Navigated" if rec.new_document else "URL changed"
+    if rec.url_after and rec.url_after != rec.url_before and not rec.new_document:
+        # the same document (a route, a fragment): where it went, on the same origin as a path
+        origin = _origin(rec.url_before)
+        where = rec.url_after[len(origin):] if origin and _origin(rec.url_after) == origin else rec.url_after
+        title = f" {_q(rec.title_after)}" if rec.title_after and rec.title_after != rec.title_before else ""
+        lines.append(f"URL changed to {where or '/'}{title}")
+    elif rec.url_after and rec.url_after != rec.url_before:
         title = f" {_q(rec.title_after)}" if rec.title_after else ""
-        lines.append(f"{kind}: {rec.url_before} → {rec.url_after}{title}")
+        lines.append(f"Navigated: {rec.url_before} → {rec.url_after}{title}")
     elif rec.new_document:
         title = f" {_q(rec.title_after)}" if rec.title_after else ""
         lines.append(f"Page reloaded: {rec.url_after}{title}")
