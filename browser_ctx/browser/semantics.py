@@ -63,6 +63,7 @@ __all__ = [
     "FrameSessions",
     "kept_semantics",
     "computed_semantics",
+    "computed_rows",
     "hold_tree",
     "hold_small_tree",
     "apply_semantics",
@@ -249,7 +250,12 @@ async def computed_semantics(cdp: CDPSession, array_id: str, limit: int | None =
         if session_closed(exc):
             raise translate(exc, action="read the accessibility tree") from exc
         return None
-    value = (answer.get("result") or {}).get("value")
+    return computed_rows((answer.get("result") or {}).get("value"))
+
+
+def computed_rows(value: object) -> tuple[int, list[tuple[int, str, str, bool]]] | None:
+    """The answer of ``js/ax_computed.js`` (``[count, [[index, role, name, ask], …]]``, as
+    :func:`computed_semantics` returns it), or ``None`` when it gave none."""
     if not isinstance(value, list) or len(value) != 2:
         return None
     count, rows = value
@@ -257,20 +263,24 @@ async def computed_semantics(cdp: CDPSession, array_id: str, limit: int | None =
 
 
 async def _kept_answers(cdp: CDPSession, token: str, limit: int | None, context_id: int | None = None,
-                        held: bool = False) -> list[NodeSemantics | None] | None:
+                        held: bool = False, computed: tuple[int, list[tuple[int, str, str, bool]]] | None = None,
+                        ) -> list[NodeSemantics | None] | None:
     """The answers of :func:`kept_semantics` from one session; ``None`` when ``cdp`` cannot reach the nodes.
 
-    Names and roles come from :func:`computed_semantics` when the page can give them (the kept array found while
-    the tree is built, unless ``held``); the nodes it marks ``ask``, and every node when it cannot, are asked
-    over CDP (:func:`fetch`; keys of the nodes asked only, :func:`_keys_of`).
+    Names and roles come from ``computed`` (read by the walk itself), else from :func:`computed_semantics` when
+    the page can give them (the kept array found while the tree is built, unless ``held``); the nodes marked
+    ``ask``, and every node when the page cannot answer, are asked over CDP (:func:`fetch`; keys of the nodes
+    asked only, :func:`_keys_of`).
     """
-    if held:
-        array_id = await kept_array(cdp, token, context_id)
-    else:
-        array_id, _ = await asyncio.gather(kept_array(cdp, token, context_id), hold_tree(cdp, context_id))
-    if array_id is None:
-        return None
-    computed = await computed_semantics(cdp, array_id, limit, context_id, held=True)
+    array_id: str | None = None
+    if computed is None:
+        if held:
+            array_id = await kept_array(cdp, token, context_id)
+        else:
+            array_id, _ = await asyncio.gather(kept_array(cdp, token, context_id), hold_tree(cdp, context_id))
+        if array_id is None:
+            return None
+        computed = await computed_semantics(cdp, array_id, limit, context_id, held=True)
     if computed is not None:
         count, rows = computed
         answers: list[NodeSemantics | None] = [None] * count
@@ -279,13 +289,13 @@ async def _kept_answers(cdp: CDPSession, token: str, limit: int | None, context_
         wanted = [i for i, _, _, ask in rows if ask]
         if not wanted:
             return answers
-        keys = await _keys_of(cdp, array_id, wanted)
+        keys = await _keys_of(cdp, wanted, array_id=array_id, token=token, context_id=context_id)
         if keys is None:
             return answers
         reachable = [i for i, k in zip(wanted, keys, strict=True) if k]
         asked = [k for k in keys if k]
     else:
-        all_keys = await kept_keys(cdp, array_id)
+        all_keys = await kept_keys(cdp, array_id) if array_id is not None else None
         if all_keys is None:
             return None
         answers = [None] * len(all_keys)
@@ -301,18 +311,25 @@ async def _kept_answers(cdp: CDPSession, token: str, limit: int | None, context_
 _PICK = "function (wanted) { return wanted.map((i) => (i < this.length ? this[i] : null)); }"
 
 
-async def _keys_of(cdp: CDPSession, array_id: str, wanted: list[int]) -> list[str | None] | None:
+async def _keys_of(cdp: CDPSession, wanted: list[int], *, array_id: str | None, token: str,
+                   context_id: int | None) -> list[str | None] | None:
     """objectId keys of the items ``wanted`` (indexes) of a kept array, in that order (``None`` for one that is
-    not there), ``None`` when the array is gone: one ``Runtime.callFunctionOn`` picking them and one
-    ``Runtime.getProperties`` of the pick, so the answer is as long as the nodes asked, not as the walk's list.
+    not there), ``None`` when the array is gone: the pick of them from the array (``array_id``; without it, from
+    the array the walk left on its registry under ``token``, ``js/ax_pick.js``) and one ``Runtime.getProperties``
+    of the pick, so the answer is as long as the nodes asked, not as the walk's list.
 
     Raises:
         PageError: the page or browser closed.
     """
     try:
-        picked = await cdp.send("Runtime.callFunctionOn", {"objectId": array_id, "functionDeclaration": _PICK,
-                                                           "arguments": [{"value": wanted}],
-                                                           "objectGroup": OBJECT_GROUP})
+        if array_id is not None:
+            picked = await cdp.send("Runtime.callFunctionOn", {"objectId": array_id, "functionDeclaration": _PICK,
+                                                               "arguments": [{"value": wanted}],
+                                                               "objectGroup": OBJECT_GROUP})
+        else:
+            where = {"contextId": context_id} if context_id is not None else {}
+            picked = await cdp.send("Runtime.evaluate", {"expression": invocation("ax_pick", token, wanted),
+                                                         "objectGroup": OBJECT_GROUP, **where})
     except PlaywrightError as exc:
         if session_closed(exc):
             raise translate(exc, action="read the accessibility tree") from exc
@@ -347,7 +364,9 @@ async def hold_small_tree(sessions: FrameSessions, max_elements: int) -> bool:
 
 
 async def kept_semantics(sessions: FrameSessions, frame: Frame, token: str, limit: int | None = None,
-                         world: tuple[bool, int] | None = None, held: bool = False) -> list[NodeSemantics | None]:
+                         world: tuple[bool, int] | None = None, held: bool = False,
+                         computed: tuple[int, list[tuple[int, str, str, bool]]] | None = None,
+                         ) -> list[NodeSemantics | None]:
     """Return the semantics of the nodes the walk of ``frame`` kept under ``token``, in the walk's order.
 
     Looks in the page's session first (the main frame and every in-process frame), then in ``frame``'s
@@ -355,7 +374,8 @@ async def kept_semantics(sessions: FrameSessions, frame: Frame, token: str, limi
     others answer ``None``. Empty when the nodes cannot be reached (the frame navigated).
     ``world``: where the walk ran (:meth:`.worlds.Worlds.context_of`: out of process, context id); the
     nodes are asked for in that context of the frame's session only. ``held``: the frame's document tree is held
-    already (:func:`hold_small_tree`).
+    already (:func:`hold_small_tree`); ``computed``: the roles and names the walk read itself then (as
+    :func:`computed_rows` returns them), so only the nodes they mark ``ask`` are asked over CDP.
 
     Roles and names are read in the page (:func:`computed_semantics`, a few milliseconds for a hundred nodes)
     when the browser exposes them; the other fields then keep their defaults, except for the nodes whose
@@ -368,9 +388,10 @@ async def kept_semantics(sessions: FrameSessions, frame: Frame, token: str, limi
     page_session = await sessions.for_frame(None)
     if world is not None:
         cdp = await sessions.for_frame(frame) if world[0] else page_session
-        found = await _kept_answers(cdp, token, limit, world[1], held) if cdp is not None else None
+        found = await _kept_answers(cdp, token, limit, world[1], held, computed) if cdp is not None else None
         return found or []
-    found = await _kept_answers(page_session, token, limit, None, held) if page_session is not None else None
+    found = (await _kept_answers(page_session, token, limit, None, held, computed) if page_session is not None
+             else None)
     if found is None and frame.parent_frame is not None:
         cdp = await sessions.for_frame(frame)
         found = await _kept_answers(cdp, token, limit) if cdp is not None else None

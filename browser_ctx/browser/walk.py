@@ -157,10 +157,10 @@ async def _listeners(frame: Frame, sessions: semantics.FrameSessions, worlds: Wo
 
 
 async def _semantics(walked: Walked, frame: Frame, token: str, sessions: semantics.FrameSessions,
-                     worlds: Worlds | None, held: bool = False) -> None:
+                     worlds: Worlds | None, held: bool = False, computed: tuple | None = None) -> None:
     """Put Chromium's names, states and values on the nodes one frame's walk marked; when they cannot be
     reached (the frame navigated meanwhile), the walker's own names stay. ``held``: the frame's accessibility
-    tree is built already (:func:`.semantics.hold_small_tree`).
+    tree is built already (:func:`.semantics.hold_small_tree`); ``computed``: the roles and names the walk read.
 
     Raises:
         PageError: the page or browser closed.
@@ -168,7 +168,7 @@ async def _semantics(walked: Walked, frame: Frame, token: str, sessions: semanti
     try:
         world = await worlds.context_of(frame) if worlds is not None else None
         answers = await semantics.kept_semantics(sessions, frame, token, limit=MAX_SEMANTIC_NODES, world=world,
-                                                 held=held)
+                                                 held=held, computed=computed)
     except PageError:
         raise
     except PlaywrightError:
@@ -247,11 +247,15 @@ async def _walk(frame: Frame, frame_ids: FrameIds, root: ElementHandle | None, b
             held.add_done_callback(lambda f: f.cancelled() or f.exception())
         if await _listeners(frame, sessions, worlds):
             opts["listenedNone"] = True
+    tree_held = await held if held is not None else False
+    if tree_held:  # the walk reads Chromium's names of its kept nodes itself (js/ax_computed.js)
+        opts["axNames"] = {"limit": MAX_SEMANTIC_NODES, "valueRoles": sorted(semantics.VALUE_ROLES)}
     if worlds is not None:
         got = await worlds.evaluate(frame, bundle("walk"), opts, root=root)
     else:
         got = await frame.evaluate(bundle("walk"), {**opts, "root": root} if root is not None else opts)
     wire, counter = got[0], got[1]
+    computed = semantics.computed_rows(got[3]) if tree_held and len(got) > 3 else None
     if facts is not None and len(got) > 2 and isinstance(got[2], dict):
         facts.update(got[2])
         if sessions is not None and int(facts.get("elements") or 0) > SEMANTICS_MAX_ELEMENTS:
@@ -262,9 +266,8 @@ async def _walk(frame: Frame, frame_ids: FrameIds, root: ElementHandle | None, b
     wires = [wire] if wire else []
     if walked.root is None:
         return None, wires
-    tree_held = await held if held is not None else False
     if sessions is not None and not walker_names and walked.semantic:
-        await _semantics(walked, frame, token, sessions, worlds, tree_held)
+        await _semantics(walked, frame, token, sessions, worlds, tree_held, computed)
     if walked.hinted:
         name_by_hints(walked.hinted)
     if walked.shadows:

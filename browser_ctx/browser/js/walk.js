@@ -6,9 +6,10 @@
  *   M.registry (js/registry.js: refs, version), M.walk_state (js/walk_state.js: options, shared helpers and
  *   state), M.emit (js/emit.js: the tree, text, generated text), M.names (js/names.js: the fallback accessible
  *   names), M.visibility (js/visibility.js: geometry, paint, covers, modals and popups), M.forms (js/forms.js:
- *   form controls), M.operable (js/operable.js: operable elements the page gave no ARIA).
+ *   form controls), M.operable (js/operable.js: operable elements the page gave no ARIA), M.ax_computed
+ *   (js/ax_computed.js: Chromium's roles and names of the kept nodes, not a factory: called on their array).
  *   walk(opts)  opts = {root?, framePrefix, maxValueChars, maxNameChars?, refBase?, maxChars?, axToken?,
- *                       withCounter?, withFacts?, listenedNone?}
+ *                       withCounter?, withFacts?, listenedNone?, axNames?}
  * Returns the walked tree as a JSON string ('' when nothing is shown): a node is [tag, attrs | 0, ...children],
  * a child is a node or a text string; tags and attributes follow docs/visible-html.md (data-ref, data-name,
  * data-value, data-filled, bc-frame placeholders, bc-shadow markers, data-ax indexes of the nodes whose
@@ -72,9 +73,18 @@
      closed root through CDP and walk it (browser/closed_shadow.py) */
   const shadowHosts = axKept ? [] : null;
   /* the result: the walked tree as JSON (see the header), '' when nothing is shown */
+  /* {axNames: {limit, valueRoles}} (the document's accessibility tree is held): Chromium's roles and names of the
+     kept nodes are read here (js/ax_computed.js), returned as a 4th item, [wire, n, facts | null, names]; the
+     kept nodes stay on the registry only when some of them are still to be asked over CDP (or names is null) */
   const done = (tree) => {
-    if (axKept) { bc.axKept = axKept; bc.axToken = opts.axToken; bc.shadowHosts = shadowHosts; }
+    let names = null;
+    if (axKept && opts.axNames) names = M.ax_computed.call(axKept, opts.axNames.limit, opts.axNames.valueRoles);
+    if (axKept) {
+      bc.axKept = !names || names[1].some((row) => row[3]) ? axKept : null;
+      bc.axToken = opts.axToken; bc.shadowHosts = shadowHosts;
+    }
     const wire = tree ? JSON.stringify(tree) : '';
+    if (opts.axNames && opts.withCounter) return [wire, bc.n, opts.withFacts ? facts() : null, names];
     return opts.withCounter ? (opts.withFacts ? [wire, bc.n, facts()] : [wire, bc.n]) : wire;
   };
   if (!root) return done(null);
