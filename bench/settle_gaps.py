@@ -101,7 +101,7 @@ async def timeline(page: Page, url: str, kind: str, index: int) -> dict[str, Any
     stop = loop.time() + WATCH_S
     while loop.time() < stop:
         try:
-            _, _, layout_quiet, _ = await _probe(page)
+            layout_quiet = (await _probe(page))[2]
             now = await page.evaluate("() => performance.now()")
         except PlaywrightError:  # navigated: the rest is the new page's
             break

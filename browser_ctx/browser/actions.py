@@ -134,6 +134,9 @@ class Watch(Settling):
     _walk_title: str | None = None
     _act_start: float = 0.0
     _still: bool = False
+    _last0: float | None = None
+    _windows_asked: int = 0
+    _window_at: float = 0.0
 
     # listeners ------------------------------------------------------------------------------
 
@@ -149,6 +152,12 @@ class Watch(Settling):
 
     def _on_download(self, download: Download) -> None:
         self._downloads.append(download)
+
+    def _on_window_open(self, _event: Any) -> None:
+        """CDP ``Page.windowOpen``: the page asked for a window (``window.open``, a link or form to a new tab),
+        before Playwright has the new page (:meth:`_on_new_page`), which settling then waits for."""
+        self._windows_asked += 1
+        self._window_at = self._last_net = self._now()
 
     def _on_file_chooser(self, chooser: FileChooser) -> None:
         self._chooser = chooser
@@ -267,8 +276,9 @@ class Watch(Settling):
                     return
             self._gone, self._gone_dropped = await drain_journal(page, self.tab.frame_ids)  # since the last call
 
-        (self._origin, _), _, self._before, _ = await asyncio.gather(
-            self._settle_probe(), ready(), self._walk_or_title(before=True), events.sync(timeout=SYNC_TIMEOUT_S))
+        seen, _, self._before, _ = await asyncio.gather(
+            look(self.tab), ready(), self._walk_or_title(before=True), events.sync(timeout=SYNC_TIMEOUT_S))
+        self._origin, self._last0 = seen.origin, seen.last
         if failed:
             raise failed[0]
         self.record.action = action if isinstance(action, str) else action()
@@ -279,6 +289,8 @@ class Watch(Settling):
         self._last_net = self._now()
         self._on(page, "download", self._on_download)
         self._on(page, "filechooser", self._on_file_chooser)
+        if self.tab.events.cdp is not None:  # the capture keeps Page enabled on it
+            self._on(self.tab.events.cdp, "Page.windowOpen", self._on_window_open)
         self._on(page.context, "page", self._on_new_page)
         self._on(page.context, "response", self._on_response)
 
@@ -386,8 +398,7 @@ class Watch(Settling):
         self._walk_title = None
         if self._still:
             drained, seen = await asyncio.gather(drain_journal(page, ids), look(self.tab))
-            since_act = (self._now() - self._act_start) * 1000
-            if not (drained[0] or seen.origin != self._origin or seen.dom_quiet < since_act or seen.layout_quiet < 0):
+            if not (drained[0] or self._moved(seen)):
                 self._walk_title = self.record.title_before  # the DOM did not change: neither did the title
                 return drained, None
             self._still = False

@@ -41,6 +41,8 @@ SETTLE_POLL_MS = 50
 PROBE_TIMEOUT_S = 2.0
 #: Seconds to wait for the tab's capture to receive the events the browser already sent.
 SYNC_TIMEOUT_S = 1.0
+#: How long (ms) settling waits for a window the page asked for to reach Playwright as a new page.
+WINDOW_WAIT_MS = 2000
 
 
 @dataclass(frozen=True)
@@ -52,20 +54,23 @@ class Look:
         dom_quiet: ms since the last DOM mutation that counts (0 while navigating).
         layout_quiet: ms since the last short animation ended; negative: ms until a running one ends.
         loaded: the document's ``readyState`` is ``complete``.
+        last: the page's clock (``performance.now()``, ms) at the last mutation that counts, or at the probe's
+            install until one came: equal in two looks when no mutation that counts came between them.
     """
 
     origin: float | None
     dom_quiet: float
     layout_quiet: float
     loaded: bool
+    last: float | None = None
 
 
 async def look(tab: Tab) -> Look:
     """Probe ``tab``'s main document (installs the probe's observer the first time). Never raises."""
     try:
-        origin, dom, layout, loaded = await asyncio.wait_for(
+        origin, dom, layout, loaded, last = await asyncio.wait_for(
             tab.worlds.evaluate(tab.page.main_frame, script("settle_probe")), PROBE_TIMEOUT_S)
-        return Look(origin, float(dom), float(layout), bool(loaded))
+        return Look(origin, float(dom), float(layout), bool(loaded), float(last))
     except (TimeoutError, PlaywrightError, TypeError, ValueError):  # navigating: the document is changing
         return Look(None, 0.0, 0.0, False)
 
@@ -136,6 +141,9 @@ class Settling:
     _popups: list[Any]
     _act_start: float
     _still: bool
+    _last0: float | None
+    _windows_asked: int
+    _window_at: float
 
     def _now(self) -> float:
         return asyncio.get_running_loop().time()
@@ -152,13 +160,23 @@ class Settling:
         if self._traffic.read(self.tab.events.records()):
             self._last_net = self._now()
 
+    def _opening(self) -> bool:
+        """A popup is opening: one seen has not loaded or closed, or a window the page asked for (CDP
+        ``Page.windowOpen``) has not reached Playwright yet (for at most :data:`WINDOW_WAIT_MS`)."""
+        asked = self._windows_asked > len(self._popups) and (self._now() - self._window_at) * 1000 < WINDOW_WAIT_MS
+        return asked or any(not (pw.loaded or pw.closed) for pw in self._popups)
+
+    def _moved(self, seen: Look) -> bool:
+        """Whether ``seen`` shows the page moved since the look before the action (``_last0``): a mutation that
+        counts, a short animation running, another document or a popup."""
+        return bool(self._doc_changed or self._popups or self._windows_asked or seen.origin is None
+                    or seen.origin != self._origin
+                    or seen.last is None or seen.last != self._last0 or seen.layout_quiet < 0)
+
     async def _unmoved(self, seen: Look) -> bool:
-        """Whether the action changed nothing the first look could see: no DOM mutation since it began, no short
-        animation running, no new document or popup, and (the capture synced) no request started."""
-        since_act = (self._now() - self._act_start) * 1000
-        if self._doc_changed or self._popups or seen.origin is None or seen.origin != self._origin:
-            return False
-        if seen.dom_quiet < since_act or seen.layout_quiet < 0:
+        """Whether the action changed nothing the first look could see (:meth:`_moved`) and, the capture synced,
+        started no request."""
+        if self._moved(seen):
             return False
         await self.tab.events.sync(timeout=SYNC_TIMEOUT_S)
         self._read_network()
@@ -176,6 +194,8 @@ class Settling:
         self._last_net = max(self._last_net, t0)
         note = None
         first = quick
+        if not quick:  # no end comes sooner: the network must be quiet that long from now (a look first would wait)
+            await asyncio.sleep(quiet / 1000)
         while True:
             elapsed = (self._now() - t0) * 1000
             seen = await look(self.tab)
@@ -190,7 +210,7 @@ class Settling:
                 break
             self._read_network()
             inflight = self._traffic.inflight
-            opening = any(not (pw.loaded or pw.closed) for pw in self._popups)  # a popup loads like a navigation
+            opening = self._opening()  # a popup loads like a navigation
             net_quiet = 0.0 if inflight or opening else (self._now() - self._last_net) * 1000
             streaming = self._streaming()
             loaded = self._doc_changed and seen.loaded

@@ -1,6 +1,7 @@
 // Settle probe: installs (once per document) a MutationObserver kept on window.__bcSettle and returns
 // [performance.timeOrigin of the document, ms since the last DOM mutation that counts, ms since the last short
-// animation ended (negative: ms until the running one ends), the document has loaded (readyState complete)].
+// animation ended (negative: ms until the running one ends), the document has loaded (readyState complete),
+// performance.now() of the last mutation that counts (of the install until one came: a mark to compare)].
 // A mutation does not count when its element changes by itself: its third or later burst of changes (bursts
 // 50 ms or more apart, each within 2 s of the one before), as a ticking clock, a progress bar or a feed does.
 // Changes less than 50 ms apart are one burst (a script animation keeps counting while it runs). An element
@@ -65,5 +66,5 @@
       if (end > w.layoutEnd) w.layoutEnd = end;
     }
   } catch (e) {}
-  return [performance.timeOrigin, now - w.last, now - w.layoutEnd, document.readyState === 'complete'];
+  return [performance.timeOrigin, now - w.last, now - w.layoutEnd, document.readyState === 'complete', w.last];
 })
