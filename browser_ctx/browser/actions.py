@@ -51,8 +51,9 @@ from .._errors import (
     BrowserCtxError,
     one_line,
 )
+from ..core.acted import record_delta
 from ..core.budget import Budget
-from ..core.delta import diff_renderings, drifted, render_delta
+from ..core.delta import drifted
 from ..core.journal import Gone, render_gone
 from ..core.network import RequestRecord
 from ..core.outline import outline, render_card
@@ -77,7 +78,7 @@ log = logging.getLogger("browser_ctx")
 #: containers that went or came whole are one line each, then the rest is cut with a line naming
 #: browser_snapshot). Measured: in the baseline agent trial (24 MiniWoB++ tasks) action results were 108 tokens
 #: median, 324 p90, 623 at most.
-DELTA_MAX_TOKENS = 500
+DELTA_MAX_TOKENS = 300
 #: Most shapes of self-changing values a document keeps.
 DRIFT_KEPT = 20
 #: Intervals between calls in which a value must be seen changing with no action of ours before it counts as
@@ -132,6 +133,7 @@ class Watch(Settling):
     _gone: list[Gone] = field(default_factory=list)
     _gone_dropped: int = 0
     _walk_title: str | None = None
+    _docs: dict[bool, Any] = field(default_factory=dict)  # the walked documents of the delta: before (True), after
     _act_start: float = 0.0
     _still: bool = False
     _last0: float | None = None
@@ -224,6 +226,7 @@ class Watch(Settling):
         self._walk_title = walk.title
         url = self.tab.page.url
         lines = render_lines(walk.doc, url=url)
+        self._docs[before] = walk.doc
         tab = self.tab
         document = (walk.version or "").split(":", 1)[0]
         if tab.drift_document != document:
@@ -381,13 +384,15 @@ class Watch(Settling):
         elif rec.new_document:
             rec.page_card = await self._card()
         elif after is not None and self._before is not None:
-            rec.delta = render_delta(diff_renderings(self._before, after, drifting=self.tab.drifting),
+            rec.delta = record_delta(self._before, after, action=rec.action, before_doc=self._docs.get(True),
+                                     after_doc=self._docs.get(False), drifting=self.tab.drifting,
+                                     value_said=rec.action.startswith("Typed ") or any(
+                                         n.startswith("Now shows:") for n in rec.notes),
                                      max_tokens=self.delta_tokens)
         if self._drift_new:
             names = ", ".join(f'"{_drift_label(s)}"' for s in self._drift_new[:3])
             n = len(self._drift_new)
-            rec.notes.append(f"{n} value{'s' if n != 1 else ''} change{'' if n != 1 else 's'} by itself "
-                             f"({names}): left out of records on this page.")
+            rec.notes.append(f"{n} value{'s' if n != 1 else ''} change{'' if n != 1 else 's'} by itself: {names}")
         return rec
 
     async def _journal_and_walk(self, closed: bool) -> tuple[tuple[list[Gone], int], list[Line] | None]:
