@@ -32,8 +32,6 @@ def _ref(snapshot: str, pattern: str) -> str:
     return m.group(1)
 
 
-@pytest.mark.xfail(reason="fails on HEAD since the concurrent action/read changes of 2026-12-02 (a class word "
-                   "added to the acted element gives 'No visible change'); issue 25 note", strict=False)
 async def test_a_state_change_of_the_element_acted_on_shows_even_when_no_text_changed(site: str) -> None:
     async with mcp_session() as s:
         await _call(s, "browser_navigate", url=f"{site}/actions/records/state.html")
