@@ -40,6 +40,9 @@ def test_a_text_line_that_changed_in_place_is_one_line() -> None:
         "Time left: 3598 (was: 3599) / 3600sec"
     assert paired_line("Last reward: -", "Last reward: 1.00") == "Last reward: 1.00 (was: -)"
     assert paired_line('"0 items left"', '"1 item left"') == '"1 item left" (was: "0 items left")'
+    # a change inside a parenthesised group is not cut out of it
+    assert paired_line("Saved (1 click); volume 0", "Saved (2 click); volume 0") == \
+        "Saved (2 click); volume 0 (was: Saved (1 click); volume 0)"
     # lines with refs pair only by their label; two buttons alike are two elements
     assert pairs(["Phone: [165-742-1254](e390)"], ["Phone: [351-490-2129](e396)"]) == [(0, 0)]
     assert pairs(['button "Delete" [e5]'], ['button "Delete" [e7]']) == []

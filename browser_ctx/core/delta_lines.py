@@ -152,7 +152,7 @@ def paired_line(before: str, after: str, was_chars: int = 120) -> str:
     with are kept once, and ``(was: <the before words between>)`` follows the after words between:
     ``Time left: 3598 (was: 3599) / 3600sec``, ``Last reward: 1.00 (was: -)``. The whole before line (refs left
     out) follows the whole after line when they share no word at either end, or the cut would split a quoted
-    name."""
+    name or a parenthesised group (``Saved (2 click)``)."""
     a, b = _strip(before).split(" "), after.split(" ")
     bs = _strip(after).split(" ")
     if len(bs) != len(b):  # refs stand alone between words: compare without them
@@ -165,7 +165,8 @@ def paired_line(before: str, after: str, was_chars: int = 120) -> str:
         e += 1
     was = " ".join(a[k:len(a) - e])
     now = " ".join(b[k:len(b) - e])
-    if not was or not now or was.count('"') % 2 or now.count('"') % 2 or (k == 0 and e == 0):
+    if (not was or not now or was.count('"') % 2 or now.count('"') % 2 or (k == 0 and e == 0)
+            or was.count("(") != was.count(")") or now.count("(") != now.count(")")):
         return f"{after} (was: {_clip(_strip(before), was_chars)})"
     return " ".join([*b[:k], f"{now} (was: {_clip(was, was_chars)})", *b[len(b) - e:]])
 
