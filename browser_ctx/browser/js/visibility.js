@@ -156,20 +156,36 @@
   const intersect = (c, r) => (c ? [Math.max(c[0], r.left), Math.max(c[1], r.top), Math.min(c[2], r.right),
     Math.min(c[3], r.bottom)] : [r.left, r.top, r.right, r.bottom]);
   const outside = (r, c) => !!c && (r.right <= c[0] || r.left >= c[2] || r.bottom <= c[1] || r.top >= c[3]);
+  /* The walk asks geometryHidden, noteBox and enter about the same element one after the other (with the same
+     computed style, cs): each property they read, and the box, is read once from Blink for it (reads cost a
+     microsecond each; nothing changes the page between them). */
+  let memoCs = null;
+  let memo = {};
+  const prop = (cs, name) => {
+    if (cs !== memoCs) { memoCs = cs; memo = {}; }
+    const v = memo[name];
+    return v !== undefined ? v : (memo[name] = cs[name]);
+  };
+  let rectOwner = null;
+  let rect = null;
+  const rectOf = (e) => {
+    if (e !== rectOwner) { rectOwner = e; rect = e.getBoundingClientRect(); }
+    return rect;
+  };
   /* the context for e's children, e being in the current context */
   const enter = (e, cs) => {
     const ctx = S.ctx;
     let alpha = ctx.alpha;
-    const op = cs.opacity;
+    const op = prop(cs, 'opacity');
     if (op !== '1') alpha *= parseFloat(op);
-    const f = cs.filter;
+    const f = prop(cs, 'filter');
     if (f !== 'none') alpha *= filterAlpha(f);
-    const pos = cs.position;
+    const pos = prop(cs, 'position');
     const own = pos === 'fixed' ? null : (pos === 'absolute' ? ctx.absClip : ctx.clip);
     let clip = own;
-    const ox = cs.overflowX; const oy = cs.overflowY;
+    const ox = prop(cs, 'overflowX'); const oy = prop(cs, 'overflowY');
     if ((ox === 'hidden' || ox === 'clip' || oy === 'hidden' || oy === 'clip') && e !== de && e !== doc.body) {
-      const r = e.getBoundingClientRect();
+      const r = rectOf(e);
       const c = intersect(own, r);
       clip = (ox === 'hidden' || ox === 'clip') && (oy === 'hidden' || oy === 'clip') ? c
         : (ox === 'hidden' || ox === 'clip') ? [c[0], own ? own[1] : -Infinity, c[2], own ? own[3] : Infinity]
@@ -178,7 +194,7 @@
     let scroll = (pos === 'fixed' ? null : (pos === 'absolute' ? ctx.absScroll : ctx.scroll)) || null;
     let reach = pos === 'fixed' ? null : (ctx.reach || null);
     if ((ox !== 'visible' || oy !== 'visible') && e !== de && e !== doc.body) {
-      const r = e.getBoundingClientRect();
+      const r = rectOf(e);
       const x = r.left + e.clientLeft; const y = r.top + e.clientTop;
       scroll = intersect(scroll, { left: x, top: y, right: x + e.clientWidth, bottom: y + e.clientHeight });
       if (/auto|scroll/.test(ox + oy)) {
@@ -187,7 +203,8 @@
       }
     }
     const positioned = pos !== 'static' || (clip !== null && cs.transform !== 'none');
-    const blend = cs.mixBlendMode && cs.mixBlendMode !== 'normal' ? cs.mixBlendMode : ctx.blend;
+    const mb = cs.mixBlendMode;
+    const blend = mb && mb !== 'normal' ? mb : ctx.blend;
     return { alpha, bg: bgOf(cs, ctx.bg), clip, absClip: pos === 'fixed' ? clip : (positioned ? clip : ctx.absClip),
       scroll, absScroll: pos === 'fixed' ? scroll : (positioned ? scroll : ctx.absScroll), reach, cursor: cs.cursor,
       blend };
@@ -271,8 +288,9 @@
   };
   /* an opaque positioned box of 100 px² or more the walk met (e, in style cs): it may cover text */
   const noteBox = (e, cs) => {
-    if (covers.length < 200 && (cs.position === 'absolute' || cs.position === 'fixed') && opaqueBox(e)) {
-      const r = e.getBoundingClientRect();
+    const pos = covers.length < 200 ? prop(cs, 'position') : '';
+    if ((pos === 'absolute' || pos === 'fixed') && opaqueBox(e)) {
+      const r = rectOf(e);
       if (r.width * r.height >= 100) covers.push([e, r, cs.zIndex === 'auto' ? 0 : (parseInt(cs.zIndex, 10) || 0)]);
     }
   };
@@ -323,22 +341,24 @@
   const geometryHidden = (e, tag, cs, display, measure) => {
     S.measure = false;
     const ctx = S.ctx;
-    if (cs.opacity === '0') return 'opacity';
-    if (ctx.alpha * parseFloat(cs.opacity) * (cs.filter === 'none' ? 1 : filterAlpha(cs.filter)) <= 0.05) {
+    const op = prop(cs, 'opacity');
+    if (op === '0') return 'opacity';
+    const f = prop(cs, 'filter');
+    if (ctx.alpha * parseFloat(op) * (f === 'none' ? 1 : filterAlpha(f)) <= 0.05) {
       return 'opacity';
     }
     const mi = cs.maskImage || cs.webkitMaskImage;
     if (mi && mi !== 'none' && maskEmpty(mi)) return 'masked';
-    const pos = cs.position;
+    const pos = prop(cs, 'position');
     if (display === 'inline' && pos === 'static' && !measure && !REPLACED.has(tag) && cs.clipPath === 'none') {
       /* a non-replaced inline box in flow: width/height/overflow/transform/clip/containment do not apply */
       return '';
     }
     if (cs.contentVisibility === 'hidden') return 'content-visibility';
-    const r = e.getBoundingClientRect();
+    const r = rectOf(e);
     const w = r.width;
     const h = r.height;
-    const clips = (w <= 1 || h <= 1) && (cs.overflowX !== 'visible' || cs.overflowY !== 'visible');
+    const clips = (w <= 1 || h <= 1) && (prop(cs, 'overflowX') !== 'visible' || prop(cs, 'overflowY') !== 'visible');
     if (w === 0 || h === 0) {
       if (w === 0 && h === 0 && !clips && !REPLACED.has(tag)) S.measure = true;  /* content may overflow */
       else if (w === 0 && h === 0) return 'zero-size';
