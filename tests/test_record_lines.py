@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from browser_ctx.core.acted import acted_ref, class_words, record_delta
-from browser_ctx.core.delta import diff_renderings, drift_shape, render_delta
+from browser_ctx.core.delta import diff_renderings, drift_shape, render_delta, ticking
 from browser_ctx.core.delta_lines import changed_line, count_gone, paired_line, pairs, without_value
 from browser_ctx.core.dom import parse_html
 from browser_ctx.core.record import ActionRecord, render_record
@@ -49,6 +49,10 @@ def test_a_text_line_that_changed_in_place_is_one_line() -> None:
     assert pairs(["text: to me"], ["text: to:"]) == []  # alike letters, other words
     # the shape of a ticking value ignores what it was
     assert drift_shape("Time left: 3598 (was: 3599) / 3600sec") == drift_shape("Time left: 3600 / 3600sec")
+    # the probe's ticking elements name a shape by their text, digits masked; a text without digits names none
+    shape = drift_shape("text: Time left: 3598 / 3600sec")
+    assert ticking(shape, ["3597"]) and ticking(shape, ["Time left:  3590 / 3600sec"])
+    assert not ticking(shape, ["Loading"]) and not ticking(shape, []) and not ticking(shape, ["Cart (2)"])
 
 
 def test_a_region_that_went_is_counted_not_listed() -> None:

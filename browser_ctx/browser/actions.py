@@ -53,7 +53,6 @@ from .._errors import (
 )
 from ..core.acted import record_delta
 from ..core.budget import Budget
-from ..core.delta import drifted
 from ..core.journal import Gone, render_gone
 from ..core.network import RequestRecord
 from ..core.outline import outline, render_card
@@ -62,6 +61,8 @@ from ..core.snapshot import Line, render_lines
 from ..settings import Settings
 from .action_errors import action_error, ensure_open
 from .downloads import save_downloads
+from .drift import learn as learn_drift
+from .drift import note as drift_note
 from .journal import drain as drain_journal
 from .labels import keep_typed_value
 from .reading import walk_for_record, walk_tab
@@ -79,11 +80,6 @@ log = logging.getLogger("browser_ctx")
 #: browser_snapshot). Measured: in the baseline agent trial (24 MiniWoB++ tasks) action results were 108 tokens
 #: median, 324 p90, 623 at most.
 DELTA_MAX_TOKENS = 300
-#: Most shapes of self-changing values a document keeps.
-DRIFT_KEPT = 20
-#: Intervals between calls in which a value must be seen changing with no action of ours before it counts as
-#: one that changes by itself.
-DRIFT_SEEN = 2
 #: Tokens of the call's budget left for the rest of the record (action line, URL, dialogs, popups …).
 RECORD_RESERVE_TOKENS = 250
 #: The least tokens a DOM delta gets, however small the call's budget.
@@ -118,6 +114,7 @@ class Watch(Settling):
     record: ActionRecord = field(default_factory=lambda: ActionRecord(action=""))
     _before: list[Line] | None = None
     _drift_new: list[str] = field(default_factory=list)
+    _stale: list[Line] | None = None  # the tab's last walk, when the before walk found the page changed since
     _origin: float | None = None
     _dialog_mark: int = 0
     _traffic: Traffic = field(default_factory=Traffic)
@@ -209,15 +206,11 @@ class Watch(Settling):
 
     # phases ----------------------------------------------------------------------------------
 
-    async def _settle_probe(self) -> tuple[float | None, float]:
-        """Return (document timeOrigin or None, ms since the last DOM mutation; 0 while navigating)."""
-        seen = await look(self.tab)
-        return seen.origin, seen.dom_quiet
-
     async def _snapshot(self, *, before: bool = False) -> list[Line] | None:
         """The condensed page the record's delta compares (before: the tab's last walk when the page is
         unchanged since, :func:`.reading.walk_for_record`); ``None`` while the page navigates. A before that
-        finds the page changed since the tab's last walk learns which values change by themselves."""
+        finds the page changed since the tab's last walk keeps that walk's lines (``_stale``), to learn which
+        values change by themselves."""
         try:
             walk, stale = await walk_for_record(self.tab, self.settings, reuse=before)
         except BrowserCtxError as exc:  # a page mid-navigation: no delta
@@ -231,12 +224,8 @@ class Watch(Settling):
         document = (walk.version or "").split(":", 1)[0]
         if tab.drift_document != document:
             tab.drift_document, tab.drifting, tab.drift_seen = document, set(), {}
-        if stale is not None and len(tab.drift_seen) < DRIFT_KEPT:
-            for shape in drifted(render_lines(stale.doc, url=url), lines):
-                tab.drift_seen[shape] = seen = tab.drift_seen.get(shape, 0) + 1
-                if seen >= DRIFT_SEEN and shape not in tab.drifting:  # once could be the page doing something
-                    tab.drifting.add(shape)
-                    self._drift_new.append(shape)
+        if stale is not None:
+            self._stale = render_lines(stale.doc, url=url)
         return lines
 
     async def _title(self, page: Page, default: str) -> str:
@@ -280,8 +269,11 @@ class Watch(Settling):
             self._gone, self._gone_dropped = await drain_journal(page, self.tab.frame_ids)  # since the last call
 
         seen, _, self._before, _ = await asyncio.gather(
-            look(self.tab), ready(), self._walk_or_title(before=True), events.sync(timeout=SYNC_TIMEOUT_S))
+            look(self.tab, self.tab.acted_mark or (None, -1.0)), ready(), self._walk_or_title(before=True),
+            events.sync(timeout=SYNC_TIMEOUT_S))
         self._origin, self._last0 = seen.origin, seen.last
+        if self._before is not None:
+            self._drift_new = learn_drift(self.tab, self._stale, self._before, seen.recurring)
         if failed:
             raise failed[0]
         self.record.action = action if isinstance(action, str) else action()
@@ -389,10 +381,9 @@ class Watch(Settling):
                                      value_said=rec.action.startswith("Typed ") or any(
                                          n.startswith("Now shows:") for n in rec.notes),
                                      max_tokens=self.delta_tokens)
-        if self._drift_new:
-            names = ", ".join(f'"{_drift_label(s)}"' for s in self._drift_new[:3])
-            n = len(self._drift_new)
-            rec.notes.append(f"{n} value{'s' if n != 1 else ''} change{'' if n != 1 else 's'} by itself: {names}")
+        said = drift_note(self._drift_new)
+        if said:
+            rec.notes.append(said)
         return rec
 
     async def _journal_and_walk(self, closed: bool) -> tuple[tuple[list[Gone], int], list[Line] | None]:
@@ -403,6 +394,7 @@ class Watch(Settling):
         self._walk_title = None
         if self._still:
             drained, seen = await asyncio.gather(drain_journal(page, ids), look(self.tab))
+            self.tab.acted_mark = seen.mark or self.tab.acted_mark
             if not (drained[0] or self._moved(seen)):
                 self._walk_title = self.record.title_before  # the DOM did not change: neither did the title
                 return drained, None
@@ -467,7 +459,9 @@ async def perform(call_session: BrowserSession, tab: Tab, settings: Settings, ac
     if settle:
         await watch.settle(quick=quick)
     else:
-        origin, _ = await watch._settle_probe()
+        seen = await look(tab)
+        tab.acted_mark = seen.mark or tab.acted_mark
+        origin = seen.origin
         if origin is not None and watch._origin is not None and origin != watch._origin:
             watch._doc_changed = True
     return await watch.finish(also, typed)
@@ -477,8 +471,3 @@ async def perform(call_session: BrowserSession, tab: Tab, settings: Settings, ac
 async def _nothing() -> None:
     return None
 
-
-def _drift_label(shape: str) -> str:
-    """How a note names a value that changes by itself: its line's text without the ``text:`` label and digits."""
-    text = shape.split(": ", 1)[1] if shape.startswith(("text: ", "code: ")) else shape
-    return text.split("#", 1)[0].strip(" :/-")[:40] or text.replace("#", "").strip()[:40]

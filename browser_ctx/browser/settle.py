@@ -56,6 +56,8 @@ class Look:
         loaded: the document's ``readyState`` is ``complete``.
         last: the page's clock (``performance.now()``, ms) at the last mutation that counts, or at the probe's
             install until one came: equal in two looks when no mutation that counts came between them.
+        recurring: asked with ``since``: the texts of the elements seen changing by themselves again and again
+            since then (a clock's: their last three bursts of changes), collapsed, up to 120 characters, at most 20.
     """
 
     origin: float | None
@@ -63,14 +65,26 @@ class Look:
     layout_quiet: float
     loaded: bool
     last: float | None = None
+    recurring: tuple[str, ...] = ()
+
+    @property
+    def mark(self) -> tuple[float, float] | None:
+        """(timeOrigin, the page's clock at this look in ms), for a later look's ``since``; ``None`` navigating."""
+        if self.origin is None or self.last is None:
+            return None
+        return self.origin, self.last + self.dom_quiet
 
 
-async def look(tab: Tab) -> Look:
-    """Probe ``tab``'s main document (installs the probe's observer the first time). Never raises."""
+async def look(tab: Tab, since: tuple[float | None, float] | None = None) -> Look:
+    """Probe ``tab``'s main document (installs the probe's observer the first time). ``since``: a :attr:`Look.mark`
+    (of our last action's end; ``(None, -1)``: none yet) after which to list what changes by itself. Never
+    raises."""
     try:
-        origin, dom, layout, loaded, last = await asyncio.wait_for(
-            tab.worlds.evaluate(tab.page.main_frame, script("settle_probe")), PROBE_TIMEOUT_S)
-        return Look(origin, float(dom), float(layout), bool(loaded), float(last))
+        origin, dom, layout, loaded, last, recurring = await asyncio.wait_for(
+            tab.worlds.evaluate(tab.page.main_frame, script("settle_probe"), list(since) if since else None),
+            PROBE_TIMEOUT_S)
+        return Look(origin, float(dom), float(layout), bool(loaded), float(last),
+                    tuple(str(t) for t in recurring if t))
     except (TimeoutError, PlaywrightError, TypeError, ValueError):  # navigating: the document is changing
         return Look(None, 0.0, 0.0, False)
 
@@ -243,5 +257,6 @@ class Settling:
             await asyncio.sleep(next_look_ms(limits, elapsed, seen.dom_quiet, net_quiet, bool(inflight or opening),
                                              bool(streaming), layout_quiet=seen.layout_quiet,
                                              navigated=self._doc_changed, loaded=loaded) / 1000)
+        self.tab.acted_mark = seen.mark or self.tab.acted_mark
         self.record.settle_ms = (self._now() - t0) * 1000
         self.record.settle_note = note

@@ -87,11 +87,14 @@ class Tab:
     #: walked with (characters): the next action's "before" when the page version has not changed since.
     last_walk: tuple[int, PageWalk] | None = None
     #: Shapes of the lines that changed by themselves on the current document (a clock, a countdown: seen changing
-    #: between two walks with no action of ours between, in two such intervals), left out of its records; how
+    #: between two walks with no action of ours between, :mod:`.drift`), left out of its records; how
     #: often each shape was seen so; and the document they are of.
     drifting: set[str] = field(default_factory=set)
     drift_seen: dict[str, int] = field(default_factory=dict)
     drift_document: str = ""
+    #: (timeOrigin, the page's clock in ms) when our last action on this tab settled (:attr:`.settle.Look.mark`):
+    #: what changes again and again after it changes by itself.
+    acted_mark: tuple[float, float] | None = None
     #: The streams and polling (``WebSocket <url>``, ``polling <url>``) the records of the current document have
     #: named (each is said once per document, :func:`.settle.untold`), and that document's timeOrigin.
     streams_told: set[str] = field(default_factory=set)

@@ -44,7 +44,7 @@ from .delta_lines import GONE_QUOTE, changed_line, count_gone, paired_line, pair
 from .tokens import count_tokens
 
 __all__ = ["Delta", "ShownLine", "diff_renderings", "render_delta", "drifted", "drift_shape", "CONTAINER_LINES",
-           "DRIFT_MAX", "NO_CHANGE", "DEFAULT_MAX_TOKENS", "FOLD_AFTER",
+           "DRIFT_MAX", "ticking", "NO_CHANGE", "DEFAULT_MAX_TOKENS", "FOLD_AFTER",
            "FOLD_SHOW", "REF_RE", "ROWS_MIN", "HIDDEN_PAGE_SHARE", "HIDDEN_PAGE_MIN_LINES", "WAS_CHARS"]
 
 #: What an action that changed nothing visible says.
@@ -330,6 +330,16 @@ def drift_shape(line: str) -> str:
     masked (``text: Time left: # / #sec``), indentation and a ``~ … (was: …)`` form ignored."""
     text = _WAS_RE.sub("", line.strip())
     return _DIGITS.sub("#", _strip_refs(text))
+
+
+def ticking(shape: str, texts: tuple[str, ...] | list[str]) -> bool:
+    """Whether the text of an element seen changing by itself again and again (``texts``, as the page holds them)
+    is in line shape ``shape`` (:func:`drift_shape`): a text with digits, masked alike, found in it."""
+    for text in texts:
+        masked = _DIGITS.sub("#", " ".join(text.split()))
+        if "#" in masked and masked in shape:
+            return True
+    return False
 
 
 def drifted(before: str | Sequence[ShownLine], after: str | Sequence[ShownLine]) -> list[str]:

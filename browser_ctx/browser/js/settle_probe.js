@@ -1,7 +1,11 @@
 // Settle probe: installs (once per document) a MutationObserver kept on window.__bcSettle and returns
 // [performance.timeOrigin of the document, ms since the last DOM mutation that counts, ms since the last short
 // animation ended (negative: ms until the running one ends), the document has loaded (readyState complete),
-// performance.now() of the last mutation that counts (of the install until one came: a mark to compare)].
+// performance.now() of the last mutation that counts (of the install until one came: a mark to compare),
+// with `since`: the texts (collapsed, up to 120 characters; at most 20) of the elements still shown that change
+// by themselves, their last three bursts all after `since`, the last within 2 s].
+// Argument: `since`, [timeOrigin, performance.now() ms] of the end of our last action (of another document: any
+// time counts), or null (then the texts are []).
 // A mutation does not count when its element changes by itself: its third or later burst of changes (bursts
 // 50 ms or more apart, each within 2 s of the one before), as a ticking clock, a progress bar or a feed does.
 // Changes less than 50 ms apart are one burst (a script animation keeps counting while it runs). An element
@@ -9,31 +13,36 @@
 // attributes is still a ticker).
 // Animations (CSS transitions and animations, Web Animations) that end within 1 s of their start count as
 // layout; endless or longer ones (spinners, progress) do not. w.times keeps the last 64 counted mutations
-// (performance.now() ms), for bench/settle_gaps.py. No arguments.
-(() => {
-  const BURST_MS = 50, RECUR_GAP_MS = 2000, RECUR_BURSTS = 3, SCAN = 100, ANIMATION_MS = 1000, TIMES = 64;
+// (performance.now() ms), for bench/settle_gaps.py.
+((since) => {
+  const BURST_MS = 50, RECUR_GAP_MS = 2000, RECUR_BURSTS = 3, SCAN = 100, ANIMATION_MS = 1000, TIMES = 64,
+    RECUR_KEPT = 20;
   let w = window.__bcSettle;
   if (!w || w.doc !== document) {
     const t = performance.now();
-    w = { doc: document, last: t, layoutEnd: t - ANIMATION_MS, obs: null, seen: new WeakMap(), times: [] };
+    w = { doc: document, last: t, layoutEnd: t - ANIMATION_MS, obs: null, seen: new WeakMap(), times: [],
+          recur: [] };
     // whether mutation record `r` counts (updates its element's burst history either way)
     const counts = (r, now) => {
       const node = r.target;
       const el = node.nodeType === 1 ? node : node.parentNode;
       if (!el) return true;
       let s = w.seen.get(el);
-      if (!s) { s = { n: 1, at: now, recurring: false }; w.seen.set(el, s); }
+      if (!s) { s = { n: 1, at: now, recurring: false, b: [now] }; w.seen.set(el, s); }
       else {
         const gap = now - s.at;
         s.at = now;
         if (gap >= BURST_MS) {
           s.n = gap > RECUR_GAP_MS ? 1 : s.n + 1;
+          s.b = gap > RECUR_GAP_MS ? [now] : s.b.concat([now]).slice(-RECUR_BURSTS);
+          const was = s.recurring;
           s.recurring = s.n >= RECUR_BURSTS;
+          if (s.recurring && !was && w.recur.length < RECUR_KEPT && !w.recur.includes(el)) w.recur.push(el);
         }
       }
       const added = r.addedNodes;
       for (let i = 0; added && i < added.length && i < 20; i++) {
-        if (added[i].nodeType === 1) w.seen.set(added[i], { n: s.n, at: now, recurring: s.recurring });
+        if (added[i].nodeType === 1) w.seen.set(added[i], { n: s.n, at: now, recurring: s.recurring, b: s.b });
       }
       return !s.recurring;
     };
@@ -66,5 +75,13 @@
       if (end > w.layoutEnd) w.layoutEnd = end;
     }
   } catch (e) {}
-  return [performance.timeOrigin, now - w.last, now - w.layoutEnd, document.readyState === 'complete', w.last];
+  const recurring = [];
+  const after = Array.isArray(since) ? (since[0] === performance.timeOrigin ? since[1] : -1) : null;
+  for (let i = 0; after !== null && i < w.recur.length; i++) {
+    const el = w.recur[i], s = w.seen.get(el);
+    if (!el.isConnected || !s || s.b.length < RECUR_BURSTS || s.b[0] <= after || now - s.at > RECUR_GAP_MS) continue;
+    recurring.push((el.textContent || '').slice(0, 400).replace(/\s+/g, ' ').trim().slice(0, 120));
+  }
+  return [performance.timeOrigin, now - w.last, now - w.layoutEnd, document.readyState === 'complete', w.last,
+          recurring];
 })

@@ -16,6 +16,7 @@ from ..._errors import PageError, PageNavigated
 from ...browser import emulation, journal, navigation, reading, redirects
 from ...browser.refs import page_version
 from ...browser.session import Tab
+from ...browser.settle import look
 from ...browser.walk import PageWalk, Walk
 from ...core.capping import PARTIAL_KEY, collect_chars, partial_fields, partial_note
 from ...core.fingerprint import PAGE_META_KEY, page_fingerprint
@@ -194,7 +195,11 @@ async def snapshot(call: ToolCall) -> Rendered:
         meta: dict[str, object] = {"matches": total, PAGE_META_KEY: _walked(parts, total)}
     else:
         bound = collect_chars(call.budget.tokens, call.budget.chars)
-        read = await _after_journal(call, tab, reading.walk_tab_page(tab, call.settings, bound))
+        probe = asyncio.ensure_future(look(tab))  # the settle probe watches from here what changes by itself
+        try:
+            read = await _after_journal(call, tab, reading.walk_tab_page(tab, call.settings, bound))
+        finally:
+            await probe
         reading.remember(tab, bound, read)
         title = read.title
         fit = max(1, call.budget.tokens - SNAPSHOT_RESERVE_TOKENS)
