@@ -203,16 +203,28 @@ async def hold_tree(cdp: CDPSession, context_id: int | None = None) -> None:
     Raises:
         PageError: the page or browser closed.
     """
+    await _build_tree(cdp, "document.documentElement", context_id)
+
+
+async def _build_tree(cdp: CDPSession, expression: str, context_id: int | None = None) -> bool:
+    """Have Chromium build the accessibility tree of the element ``expression`` gives in ``context_id`` (``cdp``'s
+    main world by default): one ``getPartialAXTree`` of it. Returns whether it was built (``False``: the
+    expression gave no element, or the frame went away).
+
+    Raises:
+        PageError: the page or browser closed.
+    """
     where = {"contextId": context_id} if context_id is not None else {}
     try:
-        root = await cdp.send("Runtime.evaluate", {"expression": "document.documentElement",
-                                                   "objectGroup": OBJECT_GROUP, **where})
+        root = await cdp.send("Runtime.evaluate", {"expression": expression, "objectGroup": OBJECT_GROUP, **where})
         object_id = (root.get("result") or {}).get("objectId")
         if object_id:
             await cdp.send("Accessibility.getPartialAXTree", {"objectId": object_id, "fetchRelatives": False})
     except PlaywrightError as exc:
         if session_closed(exc):
             raise translate(exc, action="read the accessibility tree") from exc
+        return False
+    return bool(object_id)
 
 
 async def computed_semantics(cdp: CDPSession, array_id: str, limit: int | None = None,
@@ -350,17 +362,8 @@ async def hold_small_tree(sessions: FrameSessions, max_elements: int) -> bool:
     cdp = await sessions.for_frame(None)
     if cdp is None:
         return False
-    small = f"document.getElementsByTagName('*').length <= {max_elements} ? document.documentElement : null"
-    try:
-        root = await cdp.send("Runtime.evaluate", {"expression": small, "objectGroup": OBJECT_GROUP})
-        object_id = (root.get("result") or {}).get("objectId")
-        if object_id:
-            await cdp.send("Accessibility.getPartialAXTree", {"objectId": object_id, "fetchRelatives": False})
-    except PlaywrightError as exc:
-        if session_closed(exc):
-            raise translate(exc, action="read the accessibility tree") from exc
-        return False
-    return bool(object_id)
+    return await _build_tree(
+        cdp, f"document.getElementsByTagName('*').length <= {max_elements} ? document.documentElement : null")
 
 
 async def kept_semantics(sessions: FrameSessions, frame: Frame, token: str, limit: int | None = None,
