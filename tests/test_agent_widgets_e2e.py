@@ -335,3 +335,63 @@ async def test_code_editor_ref_text_and_typing(drv: Driver, page: str) -> None:
     rec = await drv.call("browser_type", target=ref, text="select name from users")
     assert "select name from users" in rec, rec
     assert await drv.status() == '"select name from users"'
+
+
+# --- MiniWoB++ gaps: sprite icons, wrappers, spinner buttons, SVG pie items, list boxes --------------------
+
+async def test_sprite_icons_in_text_and_menu_items(drv: Driver) -> None:
+    """click-menu-2: jQuery UI sprite icons (text-less spans painting a background image) show as
+    ``img .ui-icon-…`` in the query's text and on their menu items; each item shows once (the listened-to
+    ``li`` around the ``role=menuitem`` div adds no line); the item matching the query's icon is clicked."""
+    snap = await drv.open("menu-icons.html")
+    query = next(line for line in snap.splitlines() if "Click on the item" in line)
+    icon = re.search(r"img (\.ui-icon-[\w-]+)", query)
+    assert icon and icon.group(1) == ".ui-icon-zoomin", query
+    item = next(line for line in snap.splitlines() if f"img {icon.group(1)}" in line and "[e" in line)
+    assert re.search(r'menuitem "Zoom In" \[e\d+\]', item), snap
+    for name in ("Save", "Playback", "Print...", "Zoom In", "Zoom Out"):
+        assert len([x for x in snap.splitlines() if f'"{name}"' in x]) == 1, (name, snap)
+    assert "clickable" not in snap, snap
+    assert re.search(r'menuitem "Print\.\.\." \[e\d+\] disabled', snap), snap  # the li's state is kept
+    assert await click_and_read(drv, ref_of(item, r"menuitem")) == "Chose Zoom In"
+
+
+async def test_jquery_ui_spinner_buttons(drv: Driver) -> None:
+    """use-spinner: the spinner's arrows (``<a role=button aria-hidden=true>``, no text) each have a ref and
+    a class name; the wrapper adds no line; two clicks on the down arrow leave -2."""
+    snap = await drv.open("spinner.html")
+    assert not re.search(r"^\s*button\s*$", snap, re.M), snap  # no bare button line
+    assert "clickable" not in snap, snap
+    assert re.search(r'spinbutton "Select a value:" \[e\d+\] = "0"', snap), snap
+    up = ref_of(snap, r"(?:button |, )\.ui-spinner-up ")
+    down = ref_of(snap, r"(?:button |, )\.ui-spinner-down ")
+    assert up != down, snap
+    await drv.call("browser_click", target=down)
+    assert await click_and_read(drv, down) == "Value: -2"
+    assert await click_and_read(drv, up) == "Value: -1"
+
+
+async def test_svg_pie_menu_items(drv: Driver) -> None:
+    """click-pie: SVG ``<text>`` items with cursor:pointer classes and click listeners get refs named by their
+    text; folded to a dot they are not shown; "+" spreads them and "B"'s ref chooses B."""
+    snap = await drv.open("pie.html")
+    assert not re.search(r'clickable "[ABCD]"', snap), snap  # drawn too small to see
+    await drv.call("browser_click", target=ref_of(snap, r'clickable "\+"'))
+    snap = await drv.snapshot()
+    refs = {name: ref_of(snap, f'clickable "{name}"') for name in "ABCD"}
+    assert len(set(refs.values())) == 4, snap
+    assert await click_and_read(drv, refs["B"]) == "Chose B"
+
+
+async def test_list_box_and_dropdown_options(drv: Driver) -> None:
+    """click-scroll-list: a ``<select multiple>`` list box shows its options by name (it fits), and so does
+    a dropdown; the chosen option shows as the value; ``browser_select_option`` on the ref picks one."""
+    snap = await drv.open("listbox.html")
+    line = next(x for x in snap.splitlines() if "#options" in x)
+    assert re.search(r"\(8 options: Marshall Islands, Norway, .*Portugal, Qatar\)", line), snap
+    size = next(x for x in snap.splitlines() if '"Size"' in x)
+    assert re.search(r'= "Medium" \(3 options: Small, Medium, Large\)', size), size
+    await drv.call("browser_select_option", target=ref_of(line, r"select"), values=["Portugal"])
+    assert await drv.status() == "Chose Portugal; size Medium"
+    snap = await drv.snapshot()
+    assert re.search(r'#options \[e\d+\] = "Portugal" \(8 options', snap), snap

@@ -101,7 +101,7 @@ def test_form_controls_show_role_name_ref_state_and_value():
     assert '  textbox "Email" [e5] = "a@b.c"' in out
     assert '  checkbox "Remember me" [e7] checked' in out
     assert '  radio "Plan A" [e8] disabled' in out
-    assert '  select "Country" [e9] = "Spain" (2 options)' in out
+    assert '  select "Country" [e9] = "Spain" (2 options: France, Spain)' in out
     assert '  textbox "Bio" [e10] = "Hello there"' in out
     assert '  button "Sign up" [e11] collapsed' in out
     # The label text is not repeated as a separate text line.

@@ -26,6 +26,7 @@ from playwright.async_api import Error as PlaywrightError
 
 from .._errors import ActionTimeout, PageError, translate
 from ..core.tree import Document, Node, Walked, document_of, from_wire, name_by_hints, splice
+from ..core.wrappers import unwrap
 from . import closed_shadow, semantics
 from .listeners import mark_listened
 from .refs import FrameIds
@@ -270,6 +271,8 @@ async def _walk(frame: Frame, frame_ids: FrameIds, root: ElementHandle | None, b
         await _semantics(walked, frame, token, sessions, worlds, tree_held, computed)
     if walked.hinted:
         name_by_hints(walked.hinted)
+    if walked.operable:
+        unwrap(walked.operable)
     if walked.shadows:
         if sessions is not None:
             wires.extend(await _closed_roots(walked, frame, frame_ids, token, sessions, worlds, opts))

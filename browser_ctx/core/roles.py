@@ -19,6 +19,7 @@ __all__ = [
     "is_interactive",
     "accessible_name",
     "control_state",
+    "icon_form",
     "control_value",
     "heading_level",
     "name_token",
@@ -292,6 +293,15 @@ def name_token(node: Node) -> str:
         return ""
     source = attrs.get("data-name-from")
     return "." + token if source == "class" else "#" + token if source == "id" else ""
+
+
+def icon_form(node: Node) -> str:
+    """A sprite icon's form (the walker's ``img data-icon``: a text-less box painting a background image), its
+    class token as CSS writes it (``.ui-icon-disk``), quoted when CSS cannot write it as it is; else ``""``."""
+    token = node.attrs.get("data-icon") or ""
+    if not token:
+        return ""
+    return "." + token if _CSS_TOKEN.fullmatch(token) else f'"{token}" (class)'
 
 
 def control_state(node: Node) -> list[str]:

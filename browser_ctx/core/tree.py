@@ -287,6 +287,7 @@ class Walked:
         frames: the ``bc-frame`` placeholders, in document order.
         hinted: controls the walker could name only by a hint (``data-hint``: class or id words, an icon's name),
             for :func:`name_by_hints` once Chromium's names are in.
+        operable: the walker's controls without ARIA (``data-op``), for :func:`~browser_ctx.core.wrappers.unwrap`.
     """
 
     root: Node | None
@@ -294,6 +295,7 @@ class Walked:
     shadows: list[tuple[int, Node]] = field(default_factory=list)
     frames: list[Node] = field(default_factory=list)
     hinted: list[Node] = field(default_factory=list)
+    operable: list[Node] = field(default_factory=list)
 
 
 def _clean_text(text: str, invisible: bool) -> str:
@@ -331,6 +333,8 @@ def from_wire(wire: str) -> Walked:
             semantic.append((int(ax), node))
         if "data-hint" in attrs:
             hinted.append(node)
+        if "data-op" in attrs:
+            walked.operable.append(node)
         if tag == "bc-shadow":
             shadows.append((int(attrs.get("data-host") or 0), node))
         elif tag == "bc-frame":

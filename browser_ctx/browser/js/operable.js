@@ -13,7 +13,11 @@
  *   handleName(e) -> a name from the element's own markup: an SVG <title>, <use href="#icon-star"> ("star"),
  *     an image's alt, '' when none
  *   hint(e) -> [words, source, token]: words from its class or id ('like', 'slider handle'), where they came
- *     from ('class', 'id') and the class token or id itself ('like', 'ui-slider-handle'), or null
+ *     from ('class', 'id') and the class token or id itself ('like', 'ui-slider-handle'), or null; a class
+ *     token extending one of its own that names nothing comes first (ui-icon-disk beside ui-icon), one every same-tag sibling also
+ *     has (jQuery UI's ui-spinner-button on both arrows) last
+ *   icon(e, cs) -> the class token of a text-less element of at most 64 px a side whose box paints a background
+ *     image (a sprite icon: 'ui-icon-disk'), '' when e is not one
  *   classStates(e) -> state words its class words say ('collapsed folder'), '' when none
  *   slider(e) -> the position of a slider handle along its track ('42%'), or '' when e is not one
  *   replacement(select) -> the visible element a hidden <select> is shown by (a trigger of Selectric, Select2,
@@ -32,7 +36,8 @@
   const CLICK_EVENTS = words('click dblclick mousedown mouseup pointerdown pointerup touchstart touchend');
   /* class-word parts that name a library or a styling role, not what the element does */
   const STOP = words('fa fas far fab fal bi ti mdi ql ui icon icons glyphicon material symbols btn button js is has ' +
-    'c o u l el k ant mat v el-icon svg img image sprite small large lg sm xs md');
+    'c o u l el k ant mat v el-icon svg img image sprite small large lg sm xs md widget corner all tl tr bl br ' +
+    'top bottom left right state default hover focus front clearfix helper only content horizontal vertical');
   const STATES = [
     [words('expanded open opened collapsable is-open is-expanded'), 'expanded'],
     [words('collapsed closed expandable is-closed is-collapsed'), 'collapsed'],
@@ -55,6 +60,18 @@
   const classWords = (e) => {
     const c = e.getAttribute('class');
     return c ? c.trim().split(/\s+/) : [];
+  };
+  /* whether each of e's same-tag siblings (at least one, at most 12 looked at) has class token t too */
+  const sharedBySiblings = (e, t) => {
+    const up = e.parentElement;
+    if (!up) return false;
+    let seen = 0;
+    for (let c = up.firstElementChild; c && seen < 12; c = c.nextElementSibling) {
+      if (c === e || c.localName !== e.localName) continue;
+      seen += 1;
+      if (!c.classList.contains(t)) return false;
+    }
+    return seen > 0;
   };
   const phrase = (token) => {
     const parts = token.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase().split(/[-_\s]+/).filter((p) => p);
@@ -110,16 +127,31 @@
       return '';
     },
     hint(e) {
-      const tokens = classWords(e);
+      const all = classWords(e);
+      /* the most specific first: a token extending one of its own that names nothing (ui-icon-disk beside ui-icon) */
+      const ext = (t) => all.some((u) => u !== t && t.startsWith(u + '-') && !phrase(u));
+      const tokens = all.filter(ext).concat(all.filter((t) => !ext(t)));
       for (let i = 0; i < tokens.length; i++) {
         const p = phrase(tokens[i]);
-        if (p) return [p, 'class', tokens[i]];
+        if (p && !sharedBySiblings(e, tokens[i])) return [p, 'class', tokens[i]];
+      }
+      for (let i = 0; i < all.length; i++) {   /* each shared by every same-tag sibling: the first, as written */
+        const p = phrase(all[i]);
+        if (p) return [p, 'class', all[i]];
       }
       if (e.id) {
         const p = phrase(e.id);
         if (p) return [p, 'id', e.id];
       }
       return null;
+    },
+    icon(e, cs) {
+      if (e.firstElementChild || cs.backgroundImage === 'none' || !e.getAttribute('class') ||
+          /[^ \t\n\r\f\u00a0]/.test(e.textContent || '')) return '';
+      const r = e.getBoundingClientRect();
+      if (r.width < 4 || r.height < 4 || r.width > 64 || r.height > 64) return '';
+      const h = this.hint(e);
+      return h && h[1] === 'class' ? h[2] : '';
     },
     classStates(e) {
       const own = classWords(e).map((t) => t.toLowerCase());

@@ -102,7 +102,7 @@
   const F = M.forms(S, N, E);
   const { words, DROP, style, isBlock, collapse, cap, flatChildren, refFor, maxName } = S;
   const de = S.de;
-  const { openNode, closeNode, dropNode, addLeaf, isEmpty, attr, valueAttr, emitText, trimTrailingSpace,
+  const { openNode, closeNode, dropNode, addLeaf, addText, isEmpty, attr, valueAttr, emitText, trimTrailingSpace,
     emitPseudo, emitGraphic, textBlock } = E;
   const { accName, nameText, svgName } = N;
   const { enter, geometryHidden, inkHidden, textOutOfSight, noteBox, rescued, fileViaLabel, modal, noteCovered,
@@ -132,10 +132,11 @@
   const ID_OK = /^[A-Za-z][\w-]{0,63}$/;
   const ARIA_SET = new Set(ARIA);
   const PRUNABLE = words('div span p em strong code abbr time');
+  const ICON_TAGS = words('span i div b em a');
 
   /* interactive by tag or role ([contenteditable] is found by the caller's attribute scan) */
   const isInteractive = (e, tag, role) => {
-    if (tag === 'a') return e.hasAttribute('href');
+    if (tag === 'a' && e.hasAttribute('href')) return true;   /* else its role decides (<a role=button>) */
     if (tag === 'button' || tag === 'select' || tag === 'textarea' || tag === 'summary') return true;
     if (tag === 'input') return e.type !== 'hidden';
     /* a data grid's cells and rows (grid/treegrid) are what people select, edit and open: each has a ref */
@@ -222,6 +223,7 @@
       /* the text a chart draws (axis labels, values in <text>), never its path data; an svg named as one
          image (role=img) keeps only its name, as its children are presentational */
       const texts = [];
+      let acts = 0;   /* <text>s a user clicks (a pointer cursor the <svg> has not, or a listener): [text, element] */
       const oneImage = !!name && /^(img|image|graphics-symbol)$/.test((e.getAttribute('role') || '').trim());
       const found = e.getElementsByTagName('text');
       for (let i = 0; !oneImage && i < found.length && i < 500; i++) {
@@ -230,9 +232,25 @@
         if (ts.display === 'none' || ts.visibility !== 'visible' || ts.opacity === '0' || ts.fontSize === '0px' ||
             (ts.fill === 'none' && ts.stroke === 'none') || t.closest('[aria-hidden="true"]')) continue;
         const s = collapse(t.textContent || '');
-        if (s) texts.push(s);
+        if (!s) continue;
+        const tr = t.getBoundingClientRect();
+        if (tr.width < 2 || tr.height < 2) continue;   /* drawn too small to see (a folded pie menu's items) */
+        const act = ctlDepth === 0 && ((ts.cursor === 'pointer' && cs.cursor !== 'pointer') ||
+          (!!listened && (listened.has(t) || (!!t.parentElement && t.parentElement !== e && listened.has(t.parentElement)))));
+        if (act) acts += 1;
+        texts.push(act ? [s, t] : s);
       }
-      if (texts.length) textBlock(texts.join(' '));
+      if (acts) {   /* a line of its text, each clickable one with its ref: [D](e5) [L](e6) [+](e7) */
+        openNode('div');
+        for (const x of texts) {
+          if (typeof x === 'string') { addText(x + ' '); continue; }
+          const TA = {};
+          attr(TA, 'data-name', cap(x[0], maxName)); attr(TA, 'data-op', 'cursor'); attr(TA, 'data-ref', refFor(x[1]));
+          openNode('span', TA); addText(x[0]); closeNode(); addText(' ');
+        }
+        closeNode();
+        S.lastSpace = true;
+      } else if (texts.length) textBlock(texts.join(' '));
       return;
     }
     /* one pass over the attribute names instead of a getAttribute call per attribute we might keep */
@@ -336,6 +354,11 @@
       op = O.why(e, tag, cs, S.ctx.cursor, opAttrs, listened, delegRoots > 0);
       if (op === 'root') { op = ''; delegRoot = true; }
       if (op) interactive = true;
+    }
+    /* a sprite icon (a text-less box painting a background image): an image named by its class token */
+    if (!interactive && !role && !delegRoot && ICON_TAGS.has(tag)) {
+      const icon = O.icon(e, cs);
+      if (icon) { const IA = {}; attr(IA, 'data-icon', icon); addLeaf('img', IA); S.lastSpace = false; return; }
     }
     const A = {};
     if (viaLabel) attr(A, 'data-via', 'label');

@@ -1,12 +1,12 @@
 """Inline text: the text, links, images and controls of one block gathered into ``text:`` lines.
 
 While the tree walk meets inline content it adds it to the renderer's accumulator (``r.acc``: ``(kind, value,
-folds)`` with kind ``text`` (a string), ``ctl`` (a control node), ``img`` (an alt) or ``fold`` (a
-:class:`~.folding.Fold` whose marker goes there), and the folds whose hidden part holds it). A block boundary
-calls :func:`flush`: runs of text, links and images become one ``text:`` line (links inline as ``[name](ref)``),
-every other control a line of its own. A text line keeps its items (:class:`Item`), so its body is made again
-(:func:`refresh`) when a fold of some of them, or its cut past ``max_text_chars``, is applied.
-"""
+folds)`` with kind ``text`` (a string), ``ctl`` (a control node), ``img`` (its form: ``img "alt"``,
+``img .ui-icon-disk``) or ``fold`` (a :class:`~.folding.Fold` whose marker goes there), and the folds whose hidden part
+holds it). A block boundary calls :func:`flush`: runs of text, links and images become one ``text:`` line (links
+inline as ``[name](ref)``), every other control a line of its own. A text line keeps its items (:class:`Item`), so
+its body is made again (:func:`refresh`) when a fold of some of them, or its cut past ``max_text_chars``, is
+applied."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ import re
 from typing import TYPE_CHECKING, cast
 
 from ..dom import BLOCK_TAGS, Node, collapse_ws, control_value, is_interactive, role_of
-from ..roles import name_token
+from ..roles import icon_form, name_token
 from .folding import Fold
 from .lines import Line, cut, cut_point, key_of
 from .options import DIALOG_TEXT_CHARS, LONG_WORD_CHARS, WHOLE_WORD_CHARS
@@ -210,6 +210,7 @@ def _emit_unit(r: Renderer, unit: list[tuple[str, object, tuple[Fold, ...]]], de
         return
     has_text = any(k == "text" and _HAS_WORD.search(cast(str, v)) for k, v, _ in unit)
     if not has_text:
+        prev_icon = False
         for kind, val, folds in unit:
             if kind == "ctl":
                 emit_control(r, cast(Node, val), depth, folds)
@@ -217,7 +218,15 @@ def _emit_unit(r: Renderer, unit: list[tuple[str, object, tuple[Fold, ...]]], de
                 fold = cast(Fold, val)
                 r.emit(depth, r.fold_text(fold), "fold", hidden_by=folds, shown_by=fold)
             elif kind == "img":
-                r.emit(depth, f'img "{val}"', "other", key_of(cast(str, val)), hidden_by=folds)
+                label = cast(str, val)
+                last = r.lines[-1] if r.lines else None
+                if label.startswith("img .") and last is not None and last.kind == "other" and last.depth == depth \
+                        and last.body.startswith("img .") and last.hidden_by == folds and prev_icon:
+                    last.body += ", " + label[4:]  # a run of icons shares one line: img .a, .b
+                    last.chars = len(last.body)
+                    continue
+                r.emit(depth, label, "other", key_of(label), hidden_by=folds)
+            prev_icon = kind == "img"
         return
     parts: list[Item] = []
     for kind, val, folds in unit:
@@ -316,7 +325,7 @@ def _body(unit: list[Item], budget: int) -> tuple[str, int, int, list[str]]:
         elif kind == "fold":
             out.append(item.text)
         elif kind == "img":
-            label = f'img "{item.text}"'
+            label = item.text
             if budget and used >= budget:
                 continue
             used += len(label)
@@ -344,6 +353,8 @@ def inline_segments(node: Node, out: list[tuple[str, str, str]], r: Renderer) ->
             alt = collapse_ws(c.attrs.get("alt") or "")
             if alt:
                 out.append(("text", f' img "{cut(alt, 40)}" ', ""))
+            elif icon := icon_form(c):
+                out.append(("text", f" img {icon} ", ""))
         else:
             if c.tag in BLOCKISH:
                 out.append(("text", " ", ""))

@@ -10,11 +10,14 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from ..dom import Document, Node, accessible_name, control_state, control_value, role_of
-from ..roles import name_token
+from ..dom import Document, Node, accessible_name, collapse_ws, control_state, control_value, is_interactive, role_of
+from ..roles import icon_form, name_token
 from ..urls import shorten_url
 from ..values import quote_value
 from .options import SnapshotOptions
+
+#: Characters of option names a select's line lists (``(N options: A, B, … K more)``).
+OPTION_CHARS = 300
 
 if TYPE_CHECKING:
     from .folding import Fold
@@ -174,6 +177,8 @@ class LineMaker:
         if ref:
             parts.append(f"[{ref}]")
         parts.extend(control_state(node))
+        if name and not node.attrs.get("data-name-from"):
+            parts.extend(icons_inside(node))  # menuitem "Save" [e4] img .ui-icon-disk
         if role == "password" or (node.tag == "input" and ((node.attrs.get("type") or "").lower() == "password"
                                                           or "data-filled" in node.attrs)):
             filled = (node.attrs.get("data-filled") or "").lower()
@@ -184,8 +189,7 @@ class LineMaker:
                 parts.append("= " + quote_value(value, 0 if whole else self.o.value_chars,
                                                 cut="data-value-hash" in node.attrs))
             if node.tag == "select":
-                n = sum(1 for _ in node.elements("option"))
-                parts.append(f"({n} options)")
+                parts.append(option_list(node))
         href = node.attrs.get("href")
         if href is not None and role == "link" and (self.o.link_urls or not name):
             parts.append("→ " + self.url(href))
@@ -205,6 +209,40 @@ class LineMaker:
             return f"[{name}]({ref})"
         href = node.attrs.get("href")
         return f"[{name}]({self.url(href)})" if href is not None else f"[{name}]"
+
+
+def option_list(select: Node) -> str:
+    """``(N options: A, B, C)``: a select's option names, each cut at 40 characters, as many as
+    :data:`OPTION_CHARS` holds (then ``… K more``); a select a trigger stands for lists them in its states."""
+    options = list(select.elements("option"))
+    if not options or select.attrs.get("data-trigger"):
+        return f"({len(options)} options)"
+    shown: list[str] = []
+    used = 0
+    for o in options:
+        name = cut(collapse_ws(o.text_content()), 40)
+        if shown and used + len(name) > OPTION_CHARS:
+            break
+        shown.append(name)
+        used += len(name) + 2
+    more = f", … {len(options) - len(shown)} more" if len(shown) < len(options) else ""
+    return f"({len(options)} options: {', '.join(shown)}{more})"
+
+
+def icons_inside(node: Node, most: int = 2) -> list[str]:
+    """``img .token`` for the first ``most`` sprite icons inside a control (not inside a control within it)."""
+    out: list[str] = []
+    stack = list(reversed(node.children))
+    while stack and len(out) < most:
+        n = stack.pop()
+        if n.is_text or is_interactive(n):
+            continue
+        if n.tag == "img":
+            if form := icon_form(n):
+                out.append("img " + form)
+            continue
+        stack.extend(reversed(n.children))
+    return out
 
 
 def ref_of(node: Node) -> list[str]:

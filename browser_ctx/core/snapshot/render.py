@@ -14,6 +14,7 @@ from ..dom import (
     is_interactive,
     landmark_of,
 )
+from ..roles import icon_form
 from ..urls import shorten_url
 from .folding import Fold, fold_hint, signature, similar
 from .inline import BLOCKISH, flush, nested_controls, stays_inline, text_outside_controls
@@ -199,7 +200,9 @@ class Renderer(LineMaker):
             if alt:
                 if len(alt) > self.o.name_chars:
                     alt = alt[: self.o.name_chars - 1] + "…"
-                self.add("img", alt)
+                self.add("img", f'img "{alt}"')
+            elif icon := icon_form(node):
+                self.add("img", f"img {icon}")
             return
         if tag == "br":
             self.add("text", " ")
