@@ -21,6 +21,7 @@ from typing import Any
 from playwright.async_api import CDPSession
 from playwright.async_api import Error as PlaywrightError
 
+from .._errors import error_kind
 from .ax_nodes import OBJECT_GROUP
 from .closed_shadow import target_closed
 from .scripts import bundle
@@ -45,7 +46,8 @@ async def mark_listened(cdp: CDPSession, context_id: int, *, keep_none: bool = T
     caller has the walk forget what was kept before (its ``listenedNone`` option).
 
     Raises:
-        PlaywrightError: only when the target closed.
+        PlaywrightError: only when the target closed, or ``context_id`` is gone (its document was replaced:
+            ``error_kind`` "stale-context"; ask for the frame's context again).
     """
     try:
         doc = await cdp.send("Runtime.evaluate", {"expression": _DOCUMENT, "objectGroup": OBJECT_GROUP})
@@ -70,7 +72,7 @@ async def mark_listened(cdp: CDPSession, context_id: int, *, keep_none: bool = T
         resolved = await asyncio.gather(*(_resolve(cdp, node, context_id) for node in ids))
         return await _keep(cdp, context_id, [r for r in resolved if r])
     except PlaywrightError as exc:
-        if target_closed(exc):
+        if target_closed(exc) or error_kind(exc) == "stale-context":
             raise
         return 0  # the document went away meanwhile: the walk goes by the other signals
 
@@ -80,7 +82,7 @@ async def _resolve(cdp: CDPSession, backend_node_id: int, context_id: int) -> st
         got = await cdp.send("DOM.resolveNode", {"backendNodeId": backend_node_id, "executionContextId": context_id,
                                                  "objectGroup": OBJECT_GROUP})
     except PlaywrightError as exc:
-        if target_closed(exc):
+        if target_closed(exc) or error_kind(exc) == "stale-context":
             raise
         return None
     return (got.get("object") or {}).get("objectId")

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 
 from playwright.async_api import Error as PlaywrightError
 
-from .._errors import ActionTimeout, PageError, translate
+from .._errors import ActionTimeout, PageError, error_kind, translate
 from ..core.tree import Document, Node, Walked, document_of, from_wire, name_by_hints, splice
 from ..core.wrappers import unwrap
 from . import closed_shadow, semantics
@@ -150,7 +150,13 @@ async def _listeners(frame: Frame, sessions: semantics.FrameSessions, worlds: Wo
         if world is None or (not world[0] and frame.parent_frame is not None):
             return False  # an in-process child frame: its main world is not the session's default context
         cdp = await sessions.for_frame(frame if world[0] else None)
-        return cdp is not None and await mark_listened(cdp, world[1], keep_none=False) is None
+        try:
+            return cdp is not None and await mark_listened(cdp, world[1], keep_none=False) is None
+        except PlaywrightError as exc:  # the world's context died with its document (a navigation): ask again
+            if cdp is None or error_kind(exc) != "stale-context":
+                raise
+            fresh = await worlds.context_of(frame, stale=world[1])
+            return fresh is not None and await mark_listened(cdp, fresh[1], keep_none=False) is None
     except PageError:
         raise
     except PlaywrightError:  # navigating or detached: the walk that follows says what it can
@@ -242,8 +248,8 @@ async def _walk(frame: Frame, frame_ids: FrameIds, root: ElementHandle | None, b
     # (a ref from an earlier page then matches nothing instead of a new page's element).
     opts = {**opts, "withCounter": True, "withFacts": facts is not None}
     held: asyncio.Future[bool] | None = None
-    if sessions is not None and worlds is not None and not walker_names and root is None:
-        if frame.parent_frame is None:  # the document's accessibility tree is built while its listeners are found
+    if sessions is not None and worlds is not None and root is None:  # listeners too for walker names: the card
+        if frame.parent_frame is None and not walker_names:  # the tree is built while its listeners are found
             held = asyncio.ensure_future(semantics.hold_small_tree(sessions, SEMANTICS_MAX_ELEMENTS))
             held.add_done_callback(lambda f: f.cancelled() or f.exception())
         if await _listeners(frame, sessions, worlds):

@@ -340,9 +340,10 @@ class WorldSessions:
         browsers. Raises PlaywrightError when the page closed."""
         return await self._page_session() is not None
 
-    async def context_of(self, frame: Frame) -> tuple[bool, int] | None:
+    async def context_of(self, frame: Frame, *, stale: int | None = None) -> tuple[bool, int] | None:
         """Whether ``frame`` is out of the page's process (it has a CDP session of its own) and its world's
-        execution context id, valid in any CDP session of the same target; ``None`` without CDP.
+        execution context id, valid in any CDP session of the same target; ``None`` without CDP. ``stale``: a
+        context id a call found gone (its document was replaced), asked for again.
 
         Raises:
             PlaywrightError: the frame's world cannot be found (navigating, detached) or the page closed.
@@ -351,4 +352,6 @@ class WorldSessions:
         if located is None:
             return None
         session, frame_id = located
+        if stale is not None:
+            session.forget(frame_id, stale)
         return session is not self._session, await self._context(session, frame_id)
