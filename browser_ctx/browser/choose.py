@@ -43,8 +43,9 @@ POLL_MS = 100
 CONFIRM_MS = 2000
 #: Milliseconds reading a widget's state may take.
 STATE_TIMEOUT_MS = 2000
-#: Milliseconds a native select is looked for after its choice (one that loads another page is gone).
-GONE_MS = 500
+#: Milliseconds a native select is looked for after its choice (it is there at once, unless the choice loaded
+#: another page: then waiting for it only delays the record).
+GONE_MS = 50
 
 _OPTIONS_JS = ("els => els.filter(e => { const r = e.getBoundingClientRect(); return r.width > 0 && r.height > 0 })"
                ".map(e => (e.getAttribute('aria-label') || e.innerText || '').replace(/\\s+/g, ' ').trim())")
@@ -166,8 +167,9 @@ async def _choose_hidden(worlds: Worlds | None, locator: Locator, values: list[s
 
 async def _choose_native(worlds: Worlds | None, locator: Locator, values: list[str], label: str,
                          timeout_ms: float) -> list[str]:
-    if not await locator.is_visible() or (
-            await on_element(worlds, locator, bundle("choose_hidden"), None)).get("trigger"):
+    visible, hidden = await asyncio.gather(  # two reads, one round trip's wait
+        locator.is_visible(), on_element(worlds, locator, bundle("choose_hidden"), None))
+    if not visible or hidden.get("trigger"):
         return await _choose_hidden(worlds, locator, values, label, timeout_ms)
     try:
         await locator.select_option(label=values, timeout=timeout_ms)

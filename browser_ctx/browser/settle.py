@@ -43,6 +43,9 @@ PROBE_TIMEOUT_S = 2.0
 SYNC_TIMEOUT_S = 1.0
 #: How long (ms) settling waits for a window the page asked for to reach Playwright as a new page.
 WINDOW_WAIT_MS = 2000
+#: How long (ms) a quick action whose first look saw only DOM changes waits before looking again (a frame and
+#: some): no further change by then and it ends (the keystroke's own reaction is in the DOM already).
+FRAME_MS = 20
 
 
 @dataclass(frozen=True)
@@ -187,6 +190,21 @@ class Settling:
                     or seen.origin != self._origin
                     or seen.last is None or seen.last != self._last0 or seen.layout_quiet < 0)
 
+    async def _only_dom(self, seen: Look) -> bool:
+        """Whether the page moved since the action began only by DOM mutations (:meth:`_moved` without another
+        document, a popup, an animation), started no request (the capture synced) and, :data:`FRAME_MS` later,
+        shows no further mutation that counts."""
+        if (self._doc_changed or self._popups or self._windows_asked or seen.origin is None
+                or seen.origin != self._origin or seen.layout_quiet < 0):
+            return False
+        await self.tab.events.sync(timeout=SYNC_TIMEOUT_S)
+        self._read_network()
+        if self._traffic.activity or self._traffic.long_lived:
+            return False
+        await asyncio.sleep(FRAME_MS / 1000)
+        again = await look(self.tab)
+        return again.origin == seen.origin and again.last == seen.last and again.layout_quiet >= 0
+
     async def _unmoved(self, seen: Look) -> bool:
         """Whether the action changed nothing the first look could see (:meth:`_moved`) and, the capture synced,
         started no request."""
@@ -200,8 +218,9 @@ class Settling:
         """Wait until the DOM, the requests the action started and layout were quiet for ``settings.actions
         .quiet_ms``, or a new document loaded, or (streams open) ``stream_ms``; at most ``max_ms``. ``quick``: end
         at the first look when the action changed nothing (:meth:`_unmoved`; typing into a field that nothing
-        listens to; ``_still`` is then set): what comes later is the journal's and the next call's, as after any
-        record."""
+        listens to; ``_still`` is then set), or when it changed only the DOM and a frame later nothing more
+        (:meth:`_only_dom`; a hint shown as you type): what comes later (a debounced autocomplete) is the
+        journal's and the next call's, as after any record."""
         limits = self.settings.actions
         quiet = limits.quiet_ms
         t0 = self._now()
@@ -215,6 +234,8 @@ class Settling:
             seen = await look(self.tab)
             if first and await self._unmoved(seen):
                 self._still = True
+                break
+            if first and await self._only_dom(seen):
                 break
             first = False
             if seen.origin is not None and self._origin is not None and seen.origin != self._origin:
