@@ -2,7 +2,10 @@
 
 - ``todos.html``: its delete icons are ``<span class=del>`` with click listeners only. The first read after a
   navigation the agent did not cause (a script's ``location.href``) lists them, and the navigate card counts
-  them as a click's record does.
+  them as a click's record does. Its settings dialog has a ``<select>`` "Theme" (Light, Dark, Solarized).
+- ``order.html``: a ``<select>`` "Size" inside its ``<label>``. Options are matched exactly, then
+  case-insensitively (select and fill_form alike); a wrong one fails listing the real ones, nothing chosen; a
+  select addressed by CSS is named by its label, not its options; the record says what it shows, once.
 """
 
 from __future__ import annotations
@@ -29,3 +32,34 @@ async def test_the_navigate_card_counts_listened_controls(site: str) -> None:
     async with mcp_session() as s:
         card = result_text(await s.call_tool("browser_navigate", {"url": f"{site}/newuser/todos.html"}))
         assert "Interactive: 2 buttons, 1 textbox, 3 other controls" in card, card
+
+
+async def test_select_matches_case_insensitively_and_a_wrong_option_lists_the_real_ones(site: str) -> None:
+    async with mcp_session() as s:
+        await s.call_tool("browser_navigate", {"url": f"{site}/newuser/todos.html"})
+        await s.call_tool("browser_click", {"target": "#open"})
+        snap = result_text(await s.call_tool("browser_snapshot", {}))
+        theme = next(line for line in snap.splitlines() if 'select "Theme"' in line)
+        ref = theme.split("[", 1)[1].split("]", 1)[0]
+        picked = await s.call_tool("browser_select_option", {"target": ref, "values": ["dark"]})
+        text = result_text(picked)
+        assert not picked.is_error, text
+        assert 'Now shows: "Dark"' in text and "No visible change" not in text, text
+        wrong = await s.call_tool("browser_select_option", {"target": ref, "values": ["purple"]})
+        text = result_text(wrong)
+        assert wrong.is_error and 'No option "purple"' in text, text
+        assert '"Light", "Dark", "Solarized"' in text and "Nothing was chosen" in text, text
+        value = await s.call_tool("browser_evaluate", {"function": "() => document.getElementById('theme').value"})
+        assert result_text(value).strip().strip('"') == "Dark", result_text(value)
+
+
+async def test_fill_form_matches_a_select_case_insensitively_and_css_names_it_by_its_label(site: str) -> None:
+    async with mcp_session() as s:
+        await s.call_tool("browser_navigate", {"url": f"{site}/newuser/order.html"})
+        filled = await s.call_tool("browser_fill_form", {"fields": [
+            {"target": "#size", "name": "Size", "type": "combobox", "value": "large"}]})
+        assert not filled.is_error, result_text(filled)
+        value = await s.call_tool("browser_evaluate", {"function": "() => document.getElementById('size').value"})
+        assert result_text(value).strip().strip('"') == "l", result_text(value)
+        picked = result_text(await s.call_tool("browser_select_option", {"target": "#size", "values": ["medium"]}))
+        assert 'combobox "Size" [' in picked and "Small" not in picked, picked

@@ -26,7 +26,7 @@ from typing import Any
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Frame, Locator
 
-from .._errors import ActionTimeout, SelectorError, error_kind
+from .._errors import ActionTimeout, SelectorError
 from .refs import REF_ENGINE_NAME
 from .scripts import bundle, script
 from .worlds import Worlds, frame_of, on_element, on_elements
@@ -47,6 +47,15 @@ STATE_TIMEOUT_MS = 2000
 #: another page: then waiting for it only delays the record).
 GONE_MS = 50
 
+#: A native select's options for ``values``: exact label, then case-insensitive label, then value (as
+#: js/choose_hidden.js). Returns {indices, missing (values no option has), names (every option's label)}.
+_PICK_JS = ("(sel, values) => { const t = (s) => (s || '').replace(/\\s+/g, ' ').trim();"
+            " const opts = Array.from(sel.options), names = opts.map((o) => t(o.label || o.text));"
+            " const pick = (v) => { let i = names.indexOf(t(v));"
+            " if (i < 0) i = names.findIndex((n) => n.toLowerCase() === t(v).toLowerCase());"
+            " if (i < 0) i = opts.findIndex((o) => o.value === v); return i; };"
+            " const found = values.map(pick);"
+            " return {indices: found.filter((i) => i >= 0), missing: values.filter((v, k) => found[k] < 0), names}; }")
 _OPTIONS_JS = ("els => els.filter(e => { const r = e.getBoundingClientRect(); return r.width > 0 && r.height > 0 })"
                ".map(e => (e.getAttribute('aria-label') || e.innerText || '').replace(/\\s+/g, ' ').trim())")
 
@@ -171,19 +180,11 @@ async def _choose_native(worlds: Worlds | None, locator: Locator, values: list[s
         locator.is_visible(), on_element(worlds, locator, bundle("choose_hidden"), None))
     if not visible or hidden.get("trigger"):
         return await _choose_hidden(worlds, locator, values, label, timeout_ms)
-    try:
-        await locator.select_option(label=values, timeout=timeout_ms)
-    except PlaywrightError as exc:
-        if error_kind(exc) != "no-option":
-            raise
-        try:
-            await locator.select_option(values, timeout=timeout_ms)
-        except PlaywrightError as exc2:
-            if error_kind(exc2) != "no-option":
-                raise
-            names = await on_elements(worlds, locator.locator("option"),
-                "os => os.map(o => (o.label || o.text).replace(/\\s+/g, ' ').trim())")
-            raise SelectorError(f"No option {_quoted(values)} in {label}; its options: {_quoted(names)}.") from exc2
+    found = await on_element(worlds, locator, _PICK_JS, values)  # the options are there: no wait for others
+    if found["missing"]:
+        raise SelectorError(f"No option {_quoted(found['missing'])} in {label}; its options: "
+                            f"{_quoted(found['names'])}. Nothing was chosen.")
+    await locator.select_option(index=found["indices"], timeout=timeout_ms)
     try:
         return list((await widget_state(worlds, locator, timeout_ms=GONE_MS)).items)
     except PlaywrightError:  # the choice loaded another page (a "jump to" select): what was chosen is all we know

@@ -7,6 +7,8 @@
     let s = '';
     for (let c = node.firstChild; c; c = c.nextSibling) {
       if (c.nodeType === 3) s += c.data;
+      else if (c === el) continue; // a label's own control is not part of its name (as in Chromium's)
+      else if (c.localName === 'select') s += ' ' + (c.selectedOptions[0] ? c.selectedOptions[0].text : '') + ' ';
       else if (c.nodeType === 1 && c.getAttribute('aria-hidden') !== 'true') {
         const cs = getComputedStyle(c);
         if (cs.display === 'none' || cs.visibility === 'hidden') continue;
