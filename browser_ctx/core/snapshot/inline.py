@@ -19,6 +19,9 @@ from .folding import Fold
 from .lines import Line, cut, cut_point, key_of
 from .options import DIALOG_TEXT_CHARS, LONG_WORD_CHARS, WHOLE_WORD_CHARS
 
+#: A control named by this many characters or fewer (a glyph: ``+``, ``×``, ``5``) may share a line with its like.
+GLYPH_CHARS = 2
+
 if TYPE_CHECKING:
     from .render import Renderer
 
@@ -136,13 +139,15 @@ def flush(r: Renderer, depth: int) -> None:
 
 def _run_form(r: Renderer, node: Node) -> tuple[str, str] | None:
     """``(role, rest)`` of a control that may share a line with its like neighbours: one named by its class token
-    or id (``clickable .like [e4]``), without controls inside, a value or a long form; else ``None``."""
-    if not name_token(node) or node.tag == "select" or "data-trigger" in node.attrs \
+    or id (``clickable .like [e4]``) or by a glyph of at most :data:`GLYPH_CHARS` (``clickable "+" [e5]``),
+    without controls inside, a value or a long form; else ``None``."""
+    glyph = 0 < len(r.name(node)) <= GLYPH_CHARS
+    if not (name_token(node) or glyph) or node.tag == "select" or "data-trigger" in node.attrs \
             or control_value(node) not in (None, "") or nested_controls(node):
         return None
     form = r.control_line(node)[0]
     role, _, rest = form.partition(" ")
-    if not rest.startswith((".", "#")) or form != r.control_line(node, whole=True)[0]:
+    if not rest.startswith((".", "#", '"')) or form != r.control_line(node, whole=True)[0]:
         return None
     return role, rest
 
@@ -152,7 +157,7 @@ def _join_run(r: Renderer, line: Line, node: Node) -> bool:
     may share a line (:func:`_run_form`) and have the same role; returns whether it did."""
     mine = _run_form(r, node)
     if mine is None or line.kind != "control" or line.short is not None or not line.body.startswith(mine[0] + " ") \
-            or not line.body[len(mine[0]) + 1:].startswith((".", "#")) or line.opens:
+            or not line.body[len(mine[0]) + 1:].startswith((".", "#", '"')) or line.opens:
         return False
     line.body += ", " + mine[1]
     line.chars = len(line.body)
@@ -211,18 +216,28 @@ def _emit_unit(r: Renderer, unit: list[tuple[str, object, tuple[Fold, ...]]], de
     has_text = any(k == "text" and _HAS_WORD.search(cast(str, v)) for k, v, _ in unit)
     if not has_text:
         prev_icon = False
+        run: Line | None = None  # the line a run of glyph or class-named controls may go on
         for kind, val, folds in unit:
+            if kind == "text":
+                if cast(str, val).strip():
+                    prev_icon, run = False, None
+                continue
             if kind == "ctl":
-                emit_control(r, cast(Node, val), depth, folds)
-            elif kind == "fold":
+                node = cast(Node, val)
+                if run is None or run.hidden_by != folds or not _join_run(r, run, node):
+                    run = emit_control(r, node, depth, folds)
+                prev_icon = False
+                continue
+            run = None
+            if kind == "fold":
                 fold = cast(Fold, val)
                 r.emit(depth, r.fold_text(fold), "fold", hidden_by=folds, shown_by=fold)
             elif kind == "img":
                 label = cast(str, val)
                 last = r.lines[-1] if r.lines else None
-                if label.startswith("img .") and last is not None and last.kind == "other" and last.depth == depth \
-                        and last.body.startswith("img .") and last.hidden_by == folds and prev_icon:
-                    last.body += ", " + label[4:]  # a run of icons shares one line: img .a, .b
+                if last is not None and last.kind == "other" and last.depth == depth and last.body.startswith("img ") \
+                        and last.hidden_by == folds and prev_icon:
+                    last.body += ", " + label[4:]  # a run of images shares one line: img "vegan", "gluten-free"
                     last.chars = len(last.body)
                     continue
                 r.emit(depth, label, "other", key_of(label), hidden_by=folds)
