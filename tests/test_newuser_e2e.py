@@ -6,9 +6,16 @@
 - ``order.html``: a ``<select>`` "Size" inside its ``<label>``. Options are matched exactly, then
   case-insensitively (select and fill_form alike); a wrong one fails listing the real ones, nothing chosen; a
   select addressed by CSS is named by its label, not its options; the record says what it shows, once.
+- a server that accepts and never answers: the load times out and is stopped, so the tab still shows (and
+  reads) the page it was on, instead of every read timing out behind the pending load.
 """
 
 from __future__ import annotations
+
+import contextlib
+import socket
+import threading
+from collections.abc import Iterator
 
 import pytest
 
@@ -63,3 +70,38 @@ async def test_fill_form_matches_a_select_case_insensitively_and_css_names_it_by
         assert result_text(value).strip().strip('"') == "l", result_text(value)
         picked = result_text(await s.call_tool("browser_select_option", {"target": "#size", "values": ["medium"]}))
         assert 'combobox "Size" [' in picked and "Small" not in picked, picked
+
+
+@contextlib.contextmanager
+def _silent_server() -> Iterator[str]:
+    """``http://127.0.0.1:PORT/`` of a server that accepts connections and never answers."""
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(16)
+    held: list[socket.socket] = []
+
+    def accept() -> None:
+        with contextlib.suppress(OSError):
+            while True:
+                held.append(server.accept()[0])
+
+    threading.Thread(target=accept, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.getsockname()[1]}/"
+    finally:
+        server.close()
+        for conn in held:
+            conn.close()
+
+
+async def test_a_load_whose_server_never_answers_is_stopped_and_the_page_still_reads(site: str) -> None:
+    with _silent_server() as silent:
+        async with mcp_session("--timeout-navigation", "2000", "--timeout-read", "5000") as s:
+            await s.call_tool("browser_navigate", {"url": f"{site}/newuser/start.html"})
+            nav = await s.call_tool("browser_navigate", {"url": silent})
+            text = result_text(nav)
+            assert nav.is_error and "Timed out" in text and "newuser/start.html" in text, text
+            snap = await s.call_tool("browser_snapshot", {})
+            assert not snap.is_error and "Plain page." in result_text(snap), result_text(snap)
+            tabs = result_text(await s.call_tool("browser_tabs", {"action": "list"}))
+            assert '"Start"' in tabs and "Loading" not in tabs, tabs

@@ -20,6 +20,7 @@ from .._errors import (
     InvalidArgument,
     SchemeRefused,
     auth_required,
+    error_kind,
     net_error,
     one_line,
     translate,
@@ -125,7 +126,10 @@ async def _load(tab: Tab, url: str, settings: Settings, dialogs: DialogCenter | 
             error: BrowserCtxError = auth_required(401, await _challenge(tab, url), url, credentials_given=given)
         else:
             error = translate(exc, action="navigate", url=url, timeout_ms=timeout)
-        await _restore(tab, before)
+        if error_kind(exc) == "timeout" and await _stop_uncommitted(tab, before):
+            error = type(error)(f"{error} The load was stopped: the tab still shows {before}.")
+        else:
+            await _restore(tab, before)
         tab.navigated_at = time.time()  # the error page and the page gone back to were ours
         raise error from exc
     if response is not None and response.status in (401, 407):
@@ -261,6 +265,20 @@ async def _leave_wedged_page(tab: Tab) -> bool:
     finally:
         with contextlib.suppress(PlaywrightError):  # the session or page is gone: nothing left to turn back on
             await cdp.send("Emulation.setScriptExecutionDisabled", {"value": False})
+
+
+async def _stop_uncommitted(tab: Tab, before: str) -> bool:
+    """After a load timed out with no document of it committed (its server never answered), stop it (CDP
+    ``Page.stopLoading``): Chromium does not run the page's scripts meanwhile, so every read would time out.
+    Returns whether it was stopped (not when the new document committed, or without CDP)."""
+    if not before or tab.page.url != before:
+        return False
+    try:
+        await (await tab.cdp.session()).send("Page.stopLoading")
+    except PlaywrightError as exc:
+        log.debug("could not stop a load: %s", one_line(str(exc), 120))
+        return False
+    return True
 
 
 async def _restore(tab: Tab, before: str) -> None:
