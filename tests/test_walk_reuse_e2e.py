@@ -116,3 +116,39 @@ async def test_typing_says_what_it_replaced_and_can_append_or_insert(site):
         bad = await call_tool(tools["browser_type"], {"target": notes, "text": "x", "mode": "sideways"}, session,
                               settings)
         assert bad.is_error and "mode" in text_of(bad), text_of(bad)
+
+
+async def test_a_snapshot_right_after_a_navigation_reads_the_cards_walk(site):
+    settings = Settings(launch=LaunchSettings(offline_external=True))
+    tools = {t.name: t for t in all_tools()}
+
+    async def call(name: str, args: dict) -> str:
+        result = await call_tool(tools[name], args, session, settings)
+        assert not result.is_error, text_of(result)
+        return text_of(result)
+
+    async with BrowserSession(settings) as session:
+        await call("browser_navigate", {"url": f"{site}/walks/counter.html"})
+        tab = await session.current_tab()
+        walks = tab.walks
+        snap = await call("browser_snapshot", {})
+        assert 'button "Add one" [e1]' in snap, snap
+        assert tab.walks == walks, "the card's walk is the snapshot's"
+        again = await call("browser_snapshot", {"force": True})
+        assert tab.walks == walks + 1, "the card's walk is read once"
+        assert again == snap
+
+        # The page changes after the card: the snapshot walks and sees the change.
+        await call("browser_navigate", {"url": f"{site}/walks/counter.html"})
+        await tab.page.evaluate("document.getElementById('count').textContent = 'Count: 40'")
+        walks = tab.walks
+        snap = await call("browser_snapshot", {})
+        assert "Count: 40" in snap, snap
+        assert tab.walks == walks + 1
+
+        # Another call between the card and the snapshot: the snapshot walks.
+        await call("browser_navigate", {"url": f"{site}/walks/counter.html"})
+        await call("browser_console_messages", {})
+        walks = tab.walks
+        await call("browser_snapshot", {})
+        assert tab.walks == walks + 1

@@ -21,8 +21,8 @@ from .session import Tab
 from .targets import locator_for
 from .walk import PageWalk, Walk, walk_frame, walk_locator, walk_page
 
-__all__ = ["page_title", "walk_tab", "walk_tab_page", "walk_target", "walk_for_record", "remember", "count_matches",
-           "MAX_MATCHES", "interrupt_scripts"]
+__all__ = ["page_title", "walk_tab", "walk_tab_page", "walk_target", "walk_for_record", "walk_after_card", "remember",
+           "count_matches", "MAX_MATCHES", "interrupt_scripts"]
 
 
 async def interrupt_scripts(tab: Tab) -> bool:
@@ -71,6 +71,24 @@ def remember(tab: Tab, bound: int, walk: PageWalk) -> None:
     for :func:`walk_for_record`."""
     if walk.version is not None and not walk.loading:
         tab.last_walk = (bound, walk)
+
+
+async def walk_after_card(tab: Tab, settings: Settings, bound: int, calls: int) -> PageWalk:
+    """A whole-page walk bounded at ``bound`` characters, as :func:`walk_tab_page`: the walk of the navigation's
+    card (``tab.card_walk``) when it was the session's last call (``calls``: the calls made before this one), it
+    was walked with the same bound on a page without child frames, and the page version has not changed since
+    (one small evaluate); else a new walk. The card's walk is read once.
+
+    Raises:
+        ActionTimeout: no answer within the read timeout.
+        PageError: the page navigated, closed or crashed during the walk.
+    """
+    card, tab.card_walk = tab.card_walk, None
+    if card is not None and card[0] == bound and card[1] + 1 == calls and len(tab.page.frames) == 1:
+        version = await page_version(tab.page, worlds=tab.worlds)
+        if version is not None and version == card[2].version:
+            return card[2]
+    return await walk_tab_page(tab, settings, bound)
 
 
 async def walk_for_record(tab: Tab, settings: Settings, *, reuse: bool) -> tuple[PageWalk, PageWalk | None]:

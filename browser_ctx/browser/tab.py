@@ -86,6 +86,9 @@ class Tab:
     #: The last whole-page walk with Chromium's names (a snapshot or an action's record) and the bound it was
     #: walked with (characters): the next action's "before" when the page version has not changed since.
     last_walk: tuple[int, PageWalk] | None = None
+    #: The walk of a navigation's card (with Chromium's names), its bound (characters) and the session's call
+    #: count when it was made: a snapshot called next reads it when the page version has not changed since.
+    card_walk: tuple[int, int, PageWalk] | None = None
     #: Shapes of the lines that changed by themselves on the current document (a clock, a countdown: seen changing
     #: between two walks with no action of ours between, :mod:`.drift`), left out of its records; how
     #: often each shape was seen so; and the document they are of.

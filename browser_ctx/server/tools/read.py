@@ -114,6 +114,11 @@ def _say_partial(call: ToolCall, read: PageWalk) -> dict[str, Any] | None:
     return partial
 
 
+def _calls(call: ToolCall) -> int:
+    """Calls of the session recorded so far (this one not yet)."""
+    return sum(t.calls for t in call.session.ledger.tools.values())
+
+
 async def navigate(call: ToolCall) -> Rendered:
     """Load ``url`` and return the page card (not a snapshot).
 
@@ -131,10 +136,11 @@ async def navigate(call: ToolCall) -> Rendered:
     """
     url = navigation.normalise_url(call.args["url"], call.settings.allowed_schemes)
     tab = await call.session.current_tab()
+    tab.card_walk = None
+    bound = collect_chars(call.budget.tokens, call.budget.chars)
 
-    async def card_read() -> PageWalk:  # the card's outline needs headings and counts only: no accessibility tree
-        return await reading.walk_tab_page(tab, call.settings, collect_chars(call.budget.tokens, call.budget.chars),
-                                           with_semantics=False)
+    async def card_read() -> PageWalk:  # with Chromium's names: a snapshot called next reads this walk
+        return await reading.walk_tab_page(tab, call.settings, bound)
 
     nav = await navigation.navigate(tab, url, call.settings, call.session.dialogs, read=card_read)
     for attempt in range(4):  # the page moved on while we read it: follow it, then read where it went
@@ -149,6 +155,7 @@ async def navigate(call: ToolCall) -> Rendered:
             break
         nav = await redirects.follow_client_redirect(tab, replace(nav, read=None), call.settings)
     nav = replace(nav, title=read.title or nav.title)
+    tab.card_walk = (bound, _calls(call), read) if read.version is not None and not read.loading else None
     _say_partial(call, read)
     # count what Chromium has already sent (never raises: returns False when it cannot), beside the outline
     synced = asyncio.ensure_future(tab.events.sync())
@@ -197,7 +204,7 @@ async def snapshot(call: ToolCall) -> Rendered:
         bound = collect_chars(call.budget.tokens, call.budget.chars)
         probe = asyncio.ensure_future(look(tab))  # the settle probe watches from here what changes by itself
         try:
-            read = await _after_journal(call, tab, reading.walk_tab_page(tab, call.settings, bound))
+            read = await _after_journal(call, tab, reading.walk_after_card(tab, call.settings, bound, _calls(call)))
         finally:
             await probe
         reading.remember(tab, bound, read)
