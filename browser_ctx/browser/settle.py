@@ -183,44 +183,42 @@ class Settling:
         asked = self._windows_asked > len(self._popups) and (self._now() - self._window_at) * 1000 < WINDOW_WAIT_MS
         return asked or any(not (pw.loaded or pw.closed) for pw in self._popups)
 
+    def _elsewhere(self, seen: Look) -> bool:
+        """Whether ``seen`` shows more than DOM mutations since the action began: another document, a popup, a
+        window asked for, or a short animation running."""
+        return bool(self._doc_changed or self._popups or self._windows_asked or seen.origin is None
+                    or seen.origin != self._origin or seen.layout_quiet < 0)
+
     def _moved(self, seen: Look) -> bool:
         """Whether ``seen`` shows the page moved since the look before the action (``_last0``): a mutation that
         counts, a short animation running, another document or a popup."""
-        return bool(self._doc_changed or self._popups or self._windows_asked or seen.origin is None
-                    or seen.origin != self._origin
-                    or seen.last is None or seen.last != self._last0 or seen.layout_quiet < 0)
+        return self._elsewhere(seen) or seen.last is None or seen.last != self._last0
 
-    async def _only_dom(self, seen: Look) -> bool:
-        """Whether the page moved since the action began only by DOM mutations (:meth:`_moved` without another
-        document, a popup, an animation), started no request (the capture synced) and, :data:`FRAME_MS` later,
-        shows no further mutation that counts."""
-        if (self._doc_changed or self._popups or self._windows_asked or seen.origin is None
-                or seen.origin != self._origin or seen.layout_quiet < 0):
-            return False
+    async def _no_requests(self) -> bool:
+        """Whether the action started no request and no stream (the capture synced first)."""
         await self.tab.events.sync(timeout=SYNC_TIMEOUT_S)
         self._read_network()
-        if self._traffic.activity or self._traffic.long_lived:
+        return not (self._traffic.activity or self._traffic.long_lived)
+
+    async def _quick_end(self, seen: Look) -> bool:
+        """Whether a quick action ends at its first look ``seen``: it changed nothing the look could see
+        (:meth:`_moved`; ``_still`` is then set), or only the DOM and, :data:`FRAME_MS` later, nothing more; in
+        both cases it started no request."""
+        if not self._moved(seen):
+            self._still = await self._no_requests()
+            return self._still
+        if self._elsewhere(seen) or not await self._no_requests():
             return False
         await asyncio.sleep(FRAME_MS / 1000)
         again = await look(self.tab)
         return again.origin == seen.origin and again.last == seen.last and again.layout_quiet >= 0
 
-    async def _unmoved(self, seen: Look) -> bool:
-        """Whether the action changed nothing the first look could see (:meth:`_moved`) and, the capture synced,
-        started no request."""
-        if self._moved(seen):
-            return False
-        await self.tab.events.sync(timeout=SYNC_TIMEOUT_S)
-        self._read_network()
-        return not (self._traffic.activity or self._traffic.long_lived)
-
     async def settle(self, *, quick: bool = False) -> None:
         """Wait until the DOM, the requests the action started and layout were quiet for ``settings.actions
         .quiet_ms``, or a new document loaded, or (streams open) ``stream_ms``; at most ``max_ms``. ``quick``: end
-        at the first look when the action changed nothing (:meth:`_unmoved`; typing into a field that nothing
-        listens to; ``_still`` is then set), or when it changed only the DOM and a frame later nothing more
-        (:meth:`_only_dom`; a hint shown as you type): what comes later (a debounced autocomplete) is the
-        journal's and the next call's, as after any record."""
+        at the first look when the action changed nothing (typing into a field that nothing listens to), or only
+        the DOM and a frame later nothing more (a hint shown as you type; :meth:`_quick_end`): what comes later
+        (a debounced autocomplete) is the journal's and the next call's, as after any record."""
         limits = self.settings.actions
         quiet = limits.quiet_ms
         t0 = self._now()
@@ -232,10 +230,7 @@ class Settling:
         while True:
             elapsed = (self._now() - t0) * 1000
             seen = await look(self.tab)
-            if first and await self._unmoved(seen):
-                self._still = True
-                break
-            if first and await self._only_dom(seen):
+            if first and await self._quick_end(seen):
                 break
             first = False
             if seen.origin is not None and self._origin is not None and seen.origin != self._origin:
