@@ -11,16 +11,9 @@ from collections import Counter
 import pytest
 from playwright.async_api import BrowserContext, Frame
 
-from browser_ctx.browser.session import BrowserSession
-from browser_ctx.server.app import all_tools
-from browser_ctx.server.pipeline import call_tool
-from browser_ctx.settings import LaunchSettings, Settings
+from tests.support.inprocess import in_process
 
 pytestmark = [pytest.mark.anyio, pytest.mark.e2e]
-
-
-def text_of(result) -> str:
-    return "\n".join(c.text for c in result.content if c.type == "text")
 
 
 async def test_one_cdp_session_per_frame_across_navigate_snapshot_click_and_console(site, monkeypatch):
@@ -33,15 +26,8 @@ async def test_one_cdp_session_per_frame_across_navigate_snapshot_click_and_cons
         return cdp
 
     monkeypatch.setattr(BrowserContext, "new_cdp_session", counted)
-    settings = Settings(launch=LaunchSettings(offline_external=True))
-    tools = {t.name: t for t in all_tools()}
-
-    async def call(name: str, args: dict) -> str:
-        result = await call_tool(tools[name], args, session, settings)
-        assert not result.is_error, text_of(result)
-        return text_of(result)
-
-    async with BrowserSession(settings) as session:
+    async with in_process() as run:
+        session, call = run.session, run.call
         await call("browser_navigate", {"url": f"{site}/iframe.html"})  # a same-origin and a cross-site iframe
         snap = await call("browser_snapshot", {})
         assert "FRAME_ORIGIN_localhost" in snap and "FRAME_ORIGIN_127.0.0.1" in snap, snap

@@ -12,16 +12,9 @@ from playwright.async_api import CDPSession
 
 from browser_ctx.browser import semantics
 from browser_ctx.browser.scripts import bundle, script
-from browser_ctx.browser.session import BrowserSession
-from browser_ctx.server.app import all_tools
-from browser_ctx.server.pipeline import call_tool
-from browser_ctx.settings import LaunchSettings, Settings
+from tests.support.inprocess import in_process
 
 pytestmark = [pytest.mark.anyio, pytest.mark.e2e]
-
-
-def text_of(result) -> str:
-    return "\n".join(c.text for c in result.content if c.type == "text")
 
 
 @pytest.fixture
@@ -41,15 +34,8 @@ def sent(monkeypatch) -> list[tuple[str, dict, dict]]:
 
 async def test_the_walk_reads_chromiums_names_and_cdp_is_asked_only_about_the_nodes_that_need_it(site, sent,
                                                                                                 monkeypatch):
-    settings = Settings(launch=LaunchSettings(offline_external=True))
-    tools = {t.name: t for t in all_tools()}
-
-    async def call(name: str, args: dict) -> str:
-        result = await call_tool(tools[name], args, session, settings)
-        assert not result.is_error, text_of(result)
-        return text_of(result)
-
-    async with BrowserSession(settings) as session:
+    async with in_process() as run:
+        call = run.call
         await call("browser_navigate", {"url": f"{site}/semantics/states.html"})
         await call("browser_snapshot", {})  # reads the card's walk: the next snapshot walks
         del sent[:]
@@ -79,19 +65,13 @@ async def test_the_walk_reads_chromiums_names_and_cdp_is_asked_only_about_the_no
 
 
 async def test_a_document_without_click_listeners_sends_no_empty_keep_and_forgets_the_old_ones(site, sent):
-    settings = Settings(launch=LaunchSettings(offline_external=True))
-    tools = {t.name: t for t in all_tools()}
     keep = bundle("listened")
-
-    async def call(name: str, args: dict) -> str:
-        result = await call_tool(tools[name], args, session, settings)
-        assert not result.is_error, text_of(result)
-        return text_of(result)
 
     def keeps() -> int:
         return sum(1 for _, p, _ in sent if p.get("functionDeclaration") == keep)
 
-    async with BrowserSession(settings) as session:
+    async with in_process() as run:
+        session, call = run.session, run.call
         await call("browser_navigate", {"url": f"{site}/article.html"})
         del sent[:]
         snap = await call("browser_snapshot", {})

@@ -11,28 +11,14 @@ import re
 
 import pytest
 
-from browser_ctx.browser.session import BrowserSession
-from browser_ctx.server.app import all_tools
-from browser_ctx.server.pipeline import call_tool
-from browser_ctx.settings import LaunchSettings, Settings
+from tests.support.inprocess import in_process
 
 pytestmark = [pytest.mark.anyio, pytest.mark.e2e]
 
 
-def text_of(result) -> str:
-    return "\n".join(c.text for c in result.content if c.type == "text")
-
-
 async def test_typing_that_moves_nothing_walks_nothing_after_and_keeps_the_records_right(site):
-    settings = Settings(launch=LaunchSettings(offline_external=True))
-    tools = {t.name: t for t in all_tools()}
-
-    async def call(name: str, args: dict) -> str:
-        result = await call_tool(tools[name], args, session, settings)
-        assert not result.is_error, text_of(result)
-        return text_of(result)
-
-    async with BrowserSession(settings) as session:
+    async with in_process() as run:
+        session, call = run.session, run.call
         await call("browser_navigate", {"url": f"{site}/walks/fields.html"})
         snap = await call("browser_snapshot", {})
         ref = {name: re.search(rf'{kind} "{name}" \[(e\d+)\]', snap).group(1)  # type: ignore[union-attr]

@@ -9,28 +9,15 @@ import re
 
 import pytest
 
-from browser_ctx.browser.session import BrowserSession
-from browser_ctx.server.app import all_tools
 from browser_ctx.server.pipeline import call_tool
-from browser_ctx.settings import LaunchSettings, Settings
+from tests.support.inprocess import in_process, text_of
 
 pytestmark = [pytest.mark.anyio, pytest.mark.e2e]
 
 
-def text_of(result) -> str:
-    return "\n".join(c.text for c in result.content if c.type == "text")
-
-
 async def test_a_click_on_an_unchanged_page_walks_it_once(site):
-    settings = Settings(launch=LaunchSettings(offline_external=True))
-    tools = {t.name: t for t in all_tools()}
-
-    async def call(name: str, args: dict) -> str:
-        result = await call_tool(tools[name], args, session, settings)
-        assert not result.is_error, text_of(result)
-        return text_of(result)
-
-    async with BrowserSession(settings) as session:
+    async with in_process() as run:
+        session, call = run.session, run.call
         await call("browser_navigate", {"url": f"{site}/walks/counter.html"})
         snap = await call("browser_snapshot", {})
         assert 'button "Add one" [e1]' in snap, snap
@@ -60,15 +47,8 @@ async def test_a_click_on_an_unchanged_page_walks_it_once(site):
 
 
 async def test_records_leave_out_values_that_change_by_themselves_and_name_a_form_that_went(site):
-    settings = Settings(launch=LaunchSettings(offline_external=True))
-    tools = {t.name: t for t in all_tools()}
-
-    async def call(name: str, args: dict) -> str:
-        result = await call_tool(tools[name], args, session, settings)
-        assert not result.is_error, text_of(result)
-        return text_of(result)
-
-    async with BrowserSession(settings) as session:
+    async with in_process() as run:
+        call = run.call
         await call("browser_navigate", {"url": f"{site}/walks/timer.html"})
         snap = await call("browser_snapshot", {})
         ref = re.search(r'button "Go" \[(e\d+)\]', snap).group(1)  # type: ignore[union-attr]
@@ -88,15 +68,8 @@ async def test_records_leave_out_values_that_change_by_themselves_and_name_a_for
 
 
 async def test_typing_says_what_it_replaced_and_can_append_or_insert(site):
-    settings = Settings(launch=LaunchSettings(offline_external=True))
-    tools = {t.name: t for t in all_tools()}
-
-    async def call(name: str, args: dict) -> str:
-        result = await call_tool(tools[name], args, session, settings)
-        assert not result.is_error, text_of(result)
-        return text_of(result)
-
-    async with BrowserSession(settings) as session:
+    async with in_process() as run:
+        session, settings, tools, call = run.session, run.settings, run.tools, run.call
         await call("browser_navigate", {"url": f"{site}/walks/typing.html"})
         snap = await call("browser_snapshot", {})
         notes = re.search(r'textbox "Notes" \[(e\d+)\]', snap).group(1)  # type: ignore[union-attr]
@@ -119,15 +92,8 @@ async def test_typing_says_what_it_replaced_and_can_append_or_insert(site):
 
 
 async def test_a_snapshot_right_after_a_navigation_reads_the_cards_walk(site):
-    settings = Settings(launch=LaunchSettings(offline_external=True))
-    tools = {t.name: t for t in all_tools()}
-
-    async def call(name: str, args: dict) -> str:
-        result = await call_tool(tools[name], args, session, settings)
-        assert not result.is_error, text_of(result)
-        return text_of(result)
-
-    async with BrowserSession(settings) as session:
+    async with in_process() as run:
+        session, call = run.session, run.call
         await call("browser_navigate", {"url": f"{site}/walks/counter.html"})
         tab = await session.current_tab()
         walks = tab.walks
