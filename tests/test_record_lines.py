@@ -121,3 +121,12 @@ def test_a_route_of_the_same_document_says_where_it_went_in_short() -> None:
     loaded = render_record(ActionRecord(action='Clicked link "Out" [e9]', url_before="http://h:8/a",
                                         url_after="http://x/", new_document=True, title_after="X"))
     assert loaded.splitlines()[1] == 'Navigated: http://h:8/a → http://x/ "X"', loaded
+
+
+def test_a_read_back_is_shown_exactly() -> None:
+    rec = ActionRecord(action='Typed 12 characters into textbox [e2]')
+    rec.readback = "Nunc, eu \nsecond"
+    out = render_record(rec)
+    assert 'It now shows: "Nunc, eu \\nsecond"' in out, out  # the trailing space and the line break kept
+    rec.readback = "(filled)"
+    assert 'It now shows: "(filled)"' in render_record(rec)

@@ -26,6 +26,7 @@ import re
 from dataclasses import dataclass, field
 
 from .delta import NO_CHANGE
+from .values import quote_value
 
 __all__ = ["ActionRecord", "DialogInfo", "PopupInfo", "DownloadInfo", "render_record", "human_size",
            "EVENT_LINES"]
@@ -224,7 +225,8 @@ def render_record(rec: ActionRecord) -> str:
     if rec.shown_and_gone:
         lines.append(rec.shown_and_gone)
     if rec.readback is not None:
-        lines.append(f"It now shows: {_q(rec.readback, 300)}")
+        shown = _q(rec.readback) if rec.readback in ("(filled)", "(empty)") else quote_value(rec.readback, 300)
+        lines.append(f"It now shows: {shown}")  # exactly: a trailing space or a line break is part of the value
     lines.extend(rec.notes)
     if rec.settle_note:
         lines.append(rec.settle_note)
