@@ -5,7 +5,7 @@
 - a region replaced by another is counted, not listed line by line; what came is listed;
 - a value the record names already (``It now shows``) is not repeated as a ``~`` line.
 
-Pages: ``fixtures/actions/records/``.
+Pages: ``fixtures/actions/records/`` (``feed.html``: ten posts alike, icon spans whose state is a class).
 """
 
 from __future__ import annotations
@@ -71,3 +71,16 @@ async def test_a_typed_value_is_said_once(site: str) -> None:
         assert 'It now shows: "Bob"' in typed, typed
         assert f"[{field}]" not in typed.split("\n", 1)[1], typed  # no ~ line of the field repeating the value
         assert "No visible change" not in typed, typed
+
+
+async def test_a_state_change_shows_for_an_item_the_record_view_would_fold(site: str) -> None:
+    """Ten posts alike: the record compares the page as the snapshot showed it (whole, when it fits), not
+    folded after three similar items, so the tenth post's icon still gets its ``~`` line."""
+    async with mcp_session() as s:
+        await _call(s, "browser_navigate", url=f"{site}/actions/records/feed.html")
+        snap = await _call(s, "browser_snapshot")
+        replies = re.findall(r"\.reply \[(e\d+)\]", snap)
+        assert len(replies) == 10, snap
+        for ref in (replies[4], replies[9]):
+            rec = await _call(s, "browser_click", target=ref)
+            assert re.search(rf"^~ clickable [^\n]*\[{ref}\]: active \(by class\) added$", rec, re.M), rec

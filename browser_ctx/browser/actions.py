@@ -104,6 +104,8 @@ class Watch(Settling):
         settings: server settings (``settings.actions`` for settling and downloads).
         delta: compute the DOM delta (reads the page before and after).
         delta_tokens: the most tokens the delta may take.
+        view_tokens: the tokens of the view the delta compares: the page as a snapshot at the call's cap shows
+            it (unfolded when it fits), so every ref the agent was shown is in it.
     """
 
     tab: Tab
@@ -111,6 +113,7 @@ class Watch(Settling):
     settings: Settings
     delta: bool = True
     delta_tokens: int = DELTA_MAX_TOKENS
+    view_tokens: int = 2000
     record: ActionRecord = field(default_factory=lambda: ActionRecord(action=""))
     _before: list[Line] | None = None
     _drift_new: list[str] = field(default_factory=list)
@@ -218,14 +221,14 @@ class Watch(Settling):
             return None
         self._walk_title = walk.title
         url = self.tab.page.url
-        lines = render_lines(walk.doc, url=url)
+        lines = render_lines(walk.doc, url=url, max_tokens=self.view_tokens)
         self._docs[before] = walk.doc
         tab = self.tab
         document = (walk.version or "").split(":", 1)[0]
         if tab.drift_document != document:
             tab.drift_document, tab.drifting, tab.drift_seen = document, set(), {}
         if stale is not None:
-            self._stale = render_lines(stale.doc, url=url)
+            self._stale = render_lines(stale.doc, url=url, max_tokens=self.view_tokens)
         return lines
 
     async def _title(self, page: Page, default: str) -> str:
@@ -446,7 +449,8 @@ async def perform(call_session: BrowserSession, tab: Tab, settings: Settings, ac
     """
     cap = budget.tokens if budget is not None else settings.caps.default_max_tokens
     watch = Watch(tab, call_session, settings, delta=delta,
-                  delta_tokens=max(DELTA_MIN_TOKENS, min(DELTA_MAX_TOKENS, cap - RECORD_RESERVE_TOKENS)))
+                  delta_tokens=max(DELTA_MIN_TOKENS, min(DELTA_MAX_TOKENS, cap - RECORD_RESERVE_TOKENS)),
+                  view_tokens=cap)
     await watch.start(action, prepare)
     watch._act_start = watch._now()
     try:
