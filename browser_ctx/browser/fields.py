@@ -14,6 +14,7 @@ from playwright.async_api import Locator
 from .._errors import InvalidArgument, SelectorError
 from ..core.dates import input_value
 from .choose import WidgetState, choose, widget_state
+from .slider import slide
 from .worlds import Worlds
 
 __all__ = ["fill_field", "type_into", "FIELD_TYPES"]
@@ -112,7 +113,8 @@ async def fill_field(worlds: Worlds | None, locator: Locator, kind: str, value: 
     Args:
         worlds: the worlds of the field's tab (its state is read there; ``None``: the main world).
         locator: the field (exactly one element).
-        kind: one of :data:`FIELD_TYPES`: ``textbox``/``slider`` fill (dates converted), ``checkbox``
+        kind: one of :data:`FIELD_TYPES`: ``textbox`` fills (dates converted), ``slider`` sets a number or a
+            percentage of its track (:func:`.slider.slide`), ``checkbox``
             ``"true"``/``"false"``, ``radio`` checks it, ``combobox`` chooses the option named ``value`` in
             any select-like widget (:func:`browser_ctx.browser.choose.choose`).
         value: the value, as a string.
@@ -124,12 +126,15 @@ async def fill_field(worlds: Worlds | None, locator: Locator, kind: str, value: 
         SelectorError: readonly/disabled/not editable, no such option.
         playwright.async_api.Error: Playwright failed to act (callers translate it).
     """
-    if kind in ("textbox", "slider"):
+    if kind == "slider":
+        _refuse(await widget_state(worlds, locator), label, "set")
+        return await slide(worlds, locator, value, label=label, timeout_ms=timeout_ms)
+    if kind == "textbox":
         state = await widget_state(worlds, locator)
         if state.kind in ("select", "listbox") or (state.kind == "combobox" and not state.editable):
             return await choose(worlds, locator, [value], label=label, timeout_ms=timeout_ms)
         _refuse(state, label, "fill")
-        if kind == "textbox" and state.kind not in ("text", "date", "editable", "combobox"):
+        if state.kind not in ("text", "date", "editable", "combobox"):
             raise SelectorError(f"Could not fill {label}: it is not editable ({state.tag}"
                                 f"{' role=' + state.role if state.role else ''}). Pick the field itself.")
         await locator.fill(_date_value(state, value), timeout=timeout_ms)
