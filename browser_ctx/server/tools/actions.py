@@ -22,10 +22,12 @@ from ...browser.actions import action_error, perform
 from ...browser.choose import choose, widget_state
 from ...browser.fields import FIELD_TYPES, fill_field, type_into
 from ...browser.labels import walked_label
+from ...browser.scripts import script
 from ...browser.targets import describe_element, resolve_one
 from ...browser.verify import verify as verify_page
 from ...browser.worlds import Worlds, on_element
 from ...core.record import render_record
+from ...core.values import quote_value
 from ..registry import Rendered, ToolCall, ToolSpec
 from .waiting import wait_for
 
@@ -38,6 +40,8 @@ TAB_TITLE_TIMEOUT_S = 2
 #: After closing a tab, ``browser_tabs`` checks this many times, this many seconds apart, that the session
 #: has dropped it before listing the tabs.
 CLOSE_POLLS, CLOSE_POLL_S = 20, 0.01
+#: Characters of a selection a key press's record quotes.
+SELECTION_CHARS = 200
 
 
 async def _tab(call: ToolCall):
@@ -192,7 +196,8 @@ async def _readback(worlds: Worlds, locator: Any) -> str | None:
 async def fill_form(call: ToolCall) -> Rendered:
     """Fill several fields in one action, in order; report each as filled, failed or skipped.
 
-    Types: ``textbox``/``slider`` fill (native date/time inputs take ISO or unambiguous locale forms),
+    Types: ``textbox`` fills (native date/time inputs take ISO or unambiguous locale forms), ``slider`` sets
+    a number (a native range, an ARIA slider by its arrow keys) or a percentage of its track (a drag),
     ``checkbox`` ``true``/``false``, ``radio`` check, ``combobox`` chooses the option named ``value`` in
     any select-like widget (native select, ARIA combobox, listbox). See
     :func:`browser_ctx.browser.fields.fill_field`.
@@ -299,8 +304,20 @@ async def press_key(call: ToolCall) -> Rendered:
                                       "Control+a or a single character.") from exc
             raise translate(exc, action="press a key") from exc
 
-    record = await perform(call.session, tab, call.settings, f"Pressed {key}", run, budget=call.budget)
+    selected: list[str | None] = []
+
+    async def read_selection() -> None:  # after settling: what a Shift+arrow or select-all key selected
+        with contextlib.suppress(PlaywrightError, BrowserCtxError):  # the page went: no selection to tell
+            selected.append(await tab.worlds.evaluate(tab.page.main_frame, script("selection")))
+
+    selects = "Shift+" in key or key.lower().endswith(("control+a", "meta+a"))
+    record = await perform(call.session, tab, call.settings, f"Pressed {key}", run, budget=call.budget,
+                           also=read_selection if selects else None)
+    if selected and selected[0] is not None:
+        record.notes.append(f"Selected: {quote_value(selected[0], SELECTION_CHARS)}" if selected[0]
+                            else "Nothing is selected.")
     return _rendered(tab, render_record(record))
+
 
 
 async def navigate_back(call: ToolCall) -> Rendered:
@@ -450,7 +467,7 @@ TOOLS = [
           "presses Enter.",
           {**TE, "text": STR, "submit": BOOL, "slowly": BOOL, "mode": {"enum": ["replace", "append", "insert"]}},
           type_text, ("target", "text")),
-    _spec("browser_fill_form", "Fill fields; stops at the first failure (checkbox: true/false).",
+    _spec("browser_fill_form", "Fill fields; stops at the first failure (checkbox: true/false; slider: number, 40%).",
           {"fields": {"type": "array", "items": {
               "type": "object",
               "properties": {**TE, "name": STR,
