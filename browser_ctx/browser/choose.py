@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import re
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from playwright.async_api import Error as PlaywrightError
@@ -56,6 +57,16 @@ _PICK_JS = ("(sel, values) => { const t = (s) => (s || '').replace(/\\s+/g, ' ')
             " if (i < 0) i = opts.findIndex((o) => o.value === v); return i; };"
             " const found = values.map(pick);"
             " return {indices: found.filter((i) => i >= 0), missing: values.filter((v, k) => found[k] < 0), names}; }")
+
+
+@cache
+def _native_js() -> str:
+    """One read of a native select: whether a trigger stands for it (``choose_hidden``, changing nothing) and the
+    option indices of ``values`` (:data:`_PICK_JS`)."""
+    return (f"(sel, values) => ({{hidden: ({bundle('choose_hidden')})(sel, null),"
+            f" found: ({_PICK_JS})(sel, values)}})")
+
+
 _OPTIONS_JS = ("els => els.filter(e => { const r = e.getBoundingClientRect(); return r.width > 0 && r.height > 0 })"
                ".map(e => (e.getAttribute('aria-label') || e.innerText || '').replace(/\\s+/g, ' ').trim())")
 
@@ -176,11 +187,11 @@ async def _choose_hidden(worlds: Worlds | None, locator: Locator, values: list[s
 
 async def _choose_native(worlds: Worlds | None, locator: Locator, values: list[str], label: str,
                          timeout_ms: float) -> list[str]:
-    visible, hidden = await asyncio.gather(  # two reads, one round trip's wait
-        locator.is_visible(), on_element(worlds, locator, bundle("choose_hidden"), None))
-    if not visible or hidden.get("trigger"):
+    visible, read = await asyncio.gather(  # two reads, one round trip's wait
+        locator.is_visible(), on_element(worlds, locator, _native_js(), values))
+    if not visible or read["hidden"].get("trigger"):
         return await _choose_hidden(worlds, locator, values, label, timeout_ms)
-    found = await on_element(worlds, locator, _PICK_JS, values)  # the options are there: no wait for others
+    found = read["found"]
     if found["missing"]:
         raise SelectorError(f"No option {_quoted(found['missing'])} in {label}; its options: "
                             f"{_quoted(found['names'])}. Nothing was chosen.")
