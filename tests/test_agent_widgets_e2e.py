@@ -237,6 +237,18 @@ async def test_jquery_ui_datepicker_prev_next(drv: Driver) -> None:
     assert await click_and_read(drv, ref_of(snap, r'"Prev"')) == "Showing March 2026"
 
 
+async def test_a_popup_calendar_record_names_the_read_that_shows_its_days(drv: Driver) -> None:
+    """Opening a popup datepicker summarises its table in the record with a read that works
+    (``browser_snapshot target='#ui-datepicker-div'``, not a bare "browser_snapshot"); that read gives each
+    day a ref, and clicking one chooses it."""
+    snap = await drv.open("datepicker-popup.html")
+    opened = await drv.call("browser_click", target=ref_of(snap, r'textbox "Date"'))
+    m = re.search(r"browser_snapshot target='([^']+)'", opened)
+    assert m and m.group(1) == "#ui-datepicker-div", opened
+    days = await drv.call("browser_snapshot", target=m.group(1))
+    assert await click_and_read(drv, ref_of(days, r"\[24\]")) == "Chose 03/24/2026", days
+
+
 # --- replacement dropdowns --------------------------------------------------------------------------------
 
 @pytest.mark.parametrize(("page", "trigger"), [("selectric.html", ".selectric .label"),

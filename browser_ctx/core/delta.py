@@ -302,7 +302,8 @@ def _target(line: ShownLine) -> str:
     for _ in range(_TARGET_UP):
         if node is None or getattr(node, "tag", "") in ("body", "html"):
             break
-        ident = (getattr(node, "attrs", None) or {}).get("id") or ""
+        attrs = getattr(node, "attrs", None) or {}
+        ident = attrs.get("data-id") or attrs.get("id") or ""  # data-id: the walker's copy of an id
         if _CSS_ID.fullmatch(ident):
             return f"#{ident}"
         node = getattr(node, "parent", None)

@@ -367,9 +367,9 @@
       if (toks) attr(A, 'class', toks);
     }
     if (role) attr(A, 'role', role);
-    /* the id of a block that may hold a folded run (6+ children, a table) names it in the fold line's
-       one-call target ("browser_snapshot target='#orders'") */
-    if (block && e.id && ID_OK.test(e.id) && (e.childElementCount >= 6 || tag === 'table' || TABLE_ROLES.has(role0))) {
+    /* the id of a block that may hold a folded run or a summarised part (2+ children, a table) names it in the
+       fold or record line's one-call target ("browser_snapshot target='#orders'") */
+    if (block && e.id && ID_OK.test(e.id) && (e.childElementCount >= 2 || tag === 'table' || TABLE_ROLES.has(role0))) {
       attr(A, 'data-id', e.id);
     }
     if (tag === 'a') {
