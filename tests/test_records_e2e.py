@@ -14,38 +14,26 @@ import re
 
 import pytest
 
-from tests.support.client import mcp_session, result_text
+from tests.support.client import call_text, mcp_session, ref_on
 
 pytestmark = [pytest.mark.anyio, pytest.mark.e2e]
 
 
-async def _call(s, tool: str, **args) -> str:  # noqa: ANN001 - a ClientSession
-    result = await s.call_tool(tool, args)
-    text = result_text(result)
-    assert not result.is_error, f"{tool} {args}: {text}"
-    return text
-
-
-def _ref(snapshot: str, pattern: str) -> str:
-    m = re.search(pattern + r"[^\n]*?\[((?:f\d+)?e\d+)\]", snapshot)
-    assert m, (pattern, snapshot)
-    return m.group(1)
-
-
 async def test_a_state_change_of_the_element_acted_on_shows_even_when_no_text_changed(site: str) -> None:
     async with mcp_session() as s:
-        await _call(s, "browser_navigate", url=f"{site}/actions/records/state.html")
-        snap = await _call(s, "browser_snapshot")
-        tool, like, mute = _ref(snap, r'button "B"'), _ref(snap, r"clickable \S*like"), _ref(snap, r'button "Mute"')
+        await call_text(s, "browser_navigate", url=f"{site}/actions/records/state.html")
+        snap = await call_text(s, "browser_snapshot")
+        tool, like = ref_on(snap, r'button "B"'), ref_on(snap, r"clickable \S*like")
+        mute = ref_on(snap, r'button "Mute"')
         # a toolbar button whose state is a class word no list of states knows (Quill's ql-active)
-        on = await _call(s, "browser_click", target=tool)
+        on = await call_text(s, "browser_click", target=tool)
         assert re.search(rf"^~ button [^\n]*\[{tool}\]: class ql-active added$", on, re.M), on
-        off = await _call(s, "browser_click", target=tool)
+        off = await call_text(s, "browser_click", target=tool)
         assert re.search(rf"^~ button [^\n]*\[{tool}\]: class ql-active removed$", off, re.M), off
         # an icon whose class says a state (active): the state word, added, on one short line
-        liked = await _call(s, "browser_click", target=like)
+        liked = await call_text(s, "browser_click", target=like)
         assert re.search(rf"^~ clickable [^\n]*\[{like}\]: active \(by class\) added$", liked, re.M), liked
-        pressed = await _call(s, "browser_click", target=mute)
+        pressed = await call_text(s, "browser_click", target=mute)
         assert re.search(rf"^~ button \"Mute\" \[{mute}\]: pressed added$", pressed, re.M), pressed
         for record in (on, off, liked, pressed):
             assert len(record.splitlines()) == 2, record  # the action and its one ~ line
@@ -53,9 +41,9 @@ async def test_a_state_change_of_the_element_acted_on_shows_even_when_no_text_ch
 
 async def test_a_replaced_region_is_counted_and_what_came_is_listed(site: str) -> None:
     async with mcp_session() as s:
-        await _call(s, "browser_navigate", url=f"{site}/actions/records/views.html")
-        snap = await _call(s, "browser_snapshot")
-        opened = await _call(s, "browser_click", target=_ref(snap, r'button "Open message 3 from Cy"'))
+        await call_text(s, "browser_navigate", url=f"{site}/actions/records/views.html")
+        snap = await call_text(s, "browser_snapshot")
+        opened = await call_text(s, "browser_click", target=ref_on(snap, r'button "Open message 3 from Cy"'))
         assert re.search(r"^- \d+ lines gone, from ", opened, re.M), opened
         assert "Open message 5" not in opened and "Open message 9" not in opened, opened
         assert "+ Lunch on Friday?" in opened and re.search(r'^\+ button "Back to the list" \[e\d+\]$', opened, re.M)
@@ -64,10 +52,10 @@ async def test_a_replaced_region_is_counted_and_what_came_is_listed(site: str) -
 
 async def test_a_typed_value_is_said_once(site: str) -> None:
     async with mcp_session() as s:
-        await _call(s, "browser_navigate", url=f"{site}/actions/records/state.html")
-        snap = await _call(s, "browser_snapshot")
-        field = _ref(snap, r"textbox")
-        typed = await _call(s, "browser_type", target=field, text="Bob")
+        await call_text(s, "browser_navigate", url=f"{site}/actions/records/state.html")
+        snap = await call_text(s, "browser_snapshot")
+        field = ref_on(snap, r"textbox")
+        typed = await call_text(s, "browser_type", target=field, text="Bob")
         assert 'It now shows: "Bob"' in typed, typed
         assert f"[{field}]" not in typed.split("\n", 1)[1], typed  # no ~ line of the field repeating the value
         assert "No visible change" not in typed, typed
@@ -77,10 +65,10 @@ async def test_a_state_change_shows_for_an_item_the_record_view_would_fold(site:
     """Ten posts alike: the record compares the page as the snapshot showed it (whole, when it fits), not
     folded after three similar items, so the tenth post's icon still gets its ``~`` line."""
     async with mcp_session() as s:
-        await _call(s, "browser_navigate", url=f"{site}/actions/records/feed.html")
-        snap = await _call(s, "browser_snapshot")
+        await call_text(s, "browser_navigate", url=f"{site}/actions/records/feed.html")
+        snap = await call_text(s, "browser_snapshot")
         replies = re.findall(r"\.reply \[(e\d+)\]", snap)
         assert len(replies) == 10, snap
         for ref in (replies[4], replies[9]):
-            rec = await _call(s, "browser_click", target=ref)
+            rec = await call_text(s, "browser_click", target=ref)
             assert re.search(rf"^~ clickable [^\n]*\[{ref}\]: active \(by class\) added$", rec, re.M), rec

@@ -8,41 +8,26 @@ is neither gone nor come in the record, and the snapshot after still reads it. P
 
 from __future__ import annotations
 
-import re
-
 import pytest
 
-from tests.support.client import mcp_session, result_text
+from tests.support.client import call_text, mcp_session, ref_on
 
 pytestmark = [pytest.mark.anyio, pytest.mark.e2e]
 
 
-async def _call(s, tool: str, **args) -> str:  # noqa: ANN001 - a ClientSession
-    result = await s.call_tool(tool, args)
-    text = result_text(result)
-    assert not result.is_error, f"{tool} {args}: {text}"
-    return text
-
-
-def _ref(snapshot: str, pattern: str) -> str:
-    m = re.search(pattern + r"[^\n]*?\[((?:f\d+)?e\d+)\]", snapshot)
-    assert m, (pattern, snapshot)
-    return m.group(1)
-
-
 async def test_scrolling_into_view_is_not_a_change(site: str) -> None:
     async with mcp_session() as s:
-        await _call(s, "browser_navigate", url=f"{site}/actions/records/scroll.html")
-        snap = await _call(s, "browser_snapshot")
+        await call_text(s, "browser_navigate", url=f"{site}/actions/records/scroll.html")
+        snap = await call_text(s, "browser_snapshot")
         assert "Post 1 by user1" in snap and "Paragraph 60 of the article." in snap, snap
-        more, far = _ref(snap, r'button "Load nothing"'), _ref(snap, r'button "Mark as read"')
+        more, far = ref_on(snap, r'button "Load nothing"'), ref_on(snap, r'button "Mark as read"')
         # inside a scrolling feed under an opaque bar: the feed scrolls, the posts above go under the bar
-        inner = await _call(s, "browser_click", target=more)
+        inner = await call_text(s, "browser_click", target=more)
         assert inner.splitlines()[1:] == [] or inner.endswith("No visible change."), inner
         assert "Post" not in inner, inner
         # far down the page under a fixed header: the page scrolls; only the button's class changes
-        outer = await _call(s, "browser_click", target=far)
+        outer = await call_text(s, "browser_click", target=far)
         lines = outer.splitlines()[1:]
         assert lines == [f'~ button "Mark as read" [{far}]: class done added'], outer
-        again = await _call(s, "browser_snapshot", force=True)
+        again = await call_text(s, "browser_snapshot", force=True)
         assert "Post 1 by user1" in again and "Paragraph 1 of the article." in again, again

@@ -19,25 +19,18 @@ import anyio
 import pytest
 
 import tests.support.action_routes  # noqa: F401 - /actions/api/keepalive and the WebSocket echo server
-from tests.support.client import mcp_session, result_text
+from tests.support.client import call_text, mcp_session, result_text
 
 pytestmark = [pytest.mark.anyio, pytest.mark.e2e]
-
-
-async def _call(s, tool: str, **args) -> str:  # noqa: ANN001 - a ClientSession
-    result = await s.call_tool(tool, args)
-    text = result_text(result)
-    assert not result.is_error, f"{tool} {args}: {text}"
-    return text
 
 
 async def test_toasts_after_a_click_are_reported_by_the_record_or_the_next_call(site: str) -> None:
     async with mcp_session() as s:
         for late in (300, 900):
-            await _call(s, "browser_navigate", url=f"{site}/actions/toasts.html?late={late}")
-            record = await _call(s, "browser_click", target="#late")
+            await call_text(s, "browser_navigate", url=f"{site}/actions/toasts.html?late={late}")
+            record = await call_text(s, "browser_click", target="#late")
             await anyio.sleep(1.2)  # the toast is shown (for 2 s) when the next call comes
-            following = await _call(s, "browser_click", target="#noop")
+            following = await call_text(s, "browser_click", target="#noop")
             appeared = 'Appeared since the last call: status "Saved late"' in following
             if "Saved late" in record:  # a slow machine: the record came after the toast
                 assert not appeared, (late, record, following)  # not again (its going may be said)
@@ -45,9 +38,9 @@ async def test_toasts_after_a_click_are_reported_by_the_record_or_the_next_call(
                 assert appeared or 'Shown and gone: status "Saved late"' in following, (late, record, following)
 
         # Shown 20 ms after the click and gone 150 ms later.
-        record = await _call(s, "browser_click", target="#flash")
+        record = await call_text(s, "browser_click", target="#flash")
         await anyio.sleep(0.5)
-        following = await _call(s, "browser_click", target="#noop")
+        following = await call_text(s, "browser_click", target="#noop")
         # (the line may name another toast first: "Saved late" above, gone while these calls ran)
         flash = re.compile(r'Shown and gone: (?:[^\n]*; )?toast "Flash" \((\d+ ms|0\.[12] s)\)')
         told = [t for t in (record, following) if flash.search(t)]
@@ -56,16 +49,16 @@ async def test_toasts_after_a_click_are_reported_by_the_record_or_the_next_call(
 
 async def test_a_toast_that_comes_after_the_record_and_stays_is_reported_by_the_next_call(site: str) -> None:
     async with mcp_session() as s:
-        await _call(s, "browser_navigate", url=f"{site}/actions/toasts.html")
-        record = await _call(s, "browser_click", target="#stays")  # "Published" comes 1.5 s later, and stays
+        await call_text(s, "browser_navigate", url=f"{site}/actions/toasts.html")
+        record = await call_text(s, "browser_click", target="#stays")  # "Published" comes 1.5 s later, and stays
         assert "Published" not in record, record
         await anyio.sleep(2.0)
-        following = await _call(s, "browser_click", target="#noop")
+        following = await call_text(s, "browser_click", target="#noop")
         assert 'Appeared since the last call: toast "Published"' in following, following
-        assert "Published" not in await _call(s, "browser_click", target="#noop")  # once
+        assert "Published" not in await call_text(s, "browser_click", target="#noop")  # once
 
-        await _call(s, "browser_navigate", url=f"{site}/actions/toasts.html")
-        await _call(s, "browser_click", target="#stays")
+        await call_text(s, "browser_navigate", url=f"{site}/actions/toasts.html")
+        await call_text(s, "browser_click", target="#stays")
         await anyio.sleep(2.0)
         read = await s.call_tool("browser_snapshot", {})
         said = result_text(read) + " ".join((read.structured_content or {}).get("notes", []))  # a note, either way
@@ -76,9 +69,9 @@ async def test_a_page_that_changes_by_itself_still_settles(site: str) -> None:
     """A countdown ticking every second and a progress bar moving every 100 ms: the DOM is never quiet for
     long, but those elements change by themselves; the click's own change is the record."""
     async with mcp_session() as s:
-        await _call(s, "browser_navigate", url=f"{site}/actions/latency/timer.html")
+        await call_text(s, "browser_navigate", url=f"{site}/actions/latency/timer.html")
         for n in (1, 2):
-            record = await _call(s, "browser_click", target="#act")
+            record = await call_text(s, "browser_click", target="#act")
             assert f"Item {n}" in record, record
             assert "Still busy" not in record and "kept changing" not in record, record
 
@@ -86,27 +79,27 @@ async def test_a_page_that_changes_by_itself_still_settles(site: str) -> None:
 async def test_an_open_websocket_is_named_once_per_document(site: str) -> None:
     async with mcp_session() as s:
         for _ in range(2):  # a new document names it again
-            await _call(s, "browser_navigate", url=f"{site}/actions/latency/websocket.html")
-            await _call(s, "browser_wait_for", text="Heartbeats: 3")
-            first = await _call(s, "browser_click", target="#act")
+            await call_text(s, "browser_navigate", url=f"{site}/actions/latency/websocket.html")
+            await call_text(s, "browser_wait_for", text="Heartbeats: 3")
+            first = await call_text(s, "browser_click", target="#act")
             assert re.search(r"The network never goes quiet \(WebSocket ws://\S+/events/ws", first), first
             assert "Reply: wave" in first, first
             for _ in range(2):
-                again = await _call(s, "browser_click", target="#act")
+                again = await call_text(s, "browser_click", target="#act")
                 assert "never goes quiet" not in again and "WebSocket" not in again, again
 
 
 async def test_a_keepalive_answered_204_is_not_a_failure(site: str) -> None:
     async with mcp_session() as s:
-        await _call(s, "browser_navigate", url=f"{site}/actions/toasts.html")
-        record = await _call(s, "browser_click", target="#keepalive")
+        await call_text(s, "browser_navigate", url=f"{site}/actions/toasts.html")
+        record = await call_text(s, "browser_click", target="#keepalive")
         assert "Failed requests" not in record and "ERR_ABORTED" not in record, record
         await anyio.sleep(0.3)
-        listing = await _call(s, "browser_network_requests")
+        listing = await call_text(s, "browser_network_requests")
         line = next((ln for ln in listing.splitlines() if "/actions/api/keepalive" in ln), "")
         assert re.search(r"PUT /actions/api/keepalive → 204\b", line), listing
         assert "✗" not in line and "failed" not in listing.splitlines()[0], listing
-        failed = await _call(s, "browser_network_requests", failed=True)
+        failed = await call_text(s, "browser_network_requests", failed=True)
         assert "keepalive" not in failed, failed
 
 
@@ -117,16 +110,16 @@ async def test_an_action_that_loads_a_page_ends_at_its_load(site: str) -> None:
         page = f"{site}/actions/latency/navigation.html"
         for how, arrived in (("link", "Arrived from link"), ("key", "Arrived from a search"),
                              ("select", "Arrived from select")):
-            await _call(s, "browser_navigate", url=page)
+            await call_text(s, "browser_navigate", url=page)
             if how == "link":
-                record = await _call(s, "browser_click", target="#act")
+                record = await call_text(s, "browser_click", target="#act")
             elif how == "key":
-                await _call(s, "browser_type", target="#name", text="Ada")
-                record = await _call(s, "browser_press_key", key="Enter")
+                await call_text(s, "browser_type", target="#name", text="Ada")
+                record = await call_text(s, "browser_press_key", key="Enter")
             else:
-                record = await _call(s, "browser_select_option", target="#choice", values=["Results"])
+                record = await call_text(s, "browser_select_option", target="#choice", values=["Results"])
             assert re.search(r"Navigated: \S+/navigation\.html → \S+/navigation-target\.html\?\S+ \"Results\"",
                              record), record
             assert "Still busy" not in record, record
-            read = await _call(s, "browser_text")
+            read = await call_text(s, "browser_text")
             assert arrived in read, read

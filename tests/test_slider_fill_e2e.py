@@ -8,16 +8,9 @@ import re
 
 import pytest
 
-from tests.support.client import mcp_session, result_text
+from tests.support.client import call_text, mcp_session
 
 pytestmark = [pytest.mark.anyio, pytest.mark.e2e]
-
-
-async def _call(s, tool: str, ok: bool = True, **args) -> str:  # noqa: ANN001 - a ClientSession
-    result = await s.call_tool(tool, args)
-    text = result_text(result)
-    assert bool(result.is_error) is (not ok), f"{tool} {args}: {text}"
-    return text
 
 
 def _slider(snapshot: str, n: int = 0) -> str:
@@ -28,27 +21,27 @@ def _slider(snapshot: str, n: int = 0) -> str:
 
 async def test_an_aria_slider_is_stepped_to_a_number(site: str) -> None:
     async with mcp_session() as s:
-        await _call(s, "browser_navigate", url=f"{site}/agent-widgets/aria-slider.html")
-        ref = _slider(await _call(s, "browser_snapshot"))
+        await call_text(s, "browser_navigate", url=f"{site}/agent-widgets/aria-slider.html")
+        ref = _slider(await call_text(s, "browser_snapshot"))
         field = {"target": ref, "name": "Brightness", "type": "slider"}
-        await _call(s, "browser_fill_form", fields=[{**field, "value": "14"}])
-        assert (await _call(s, "browser_text", target="#status")).strip() == "Brightness: 14"
-        await _call(s, "browser_fill_form", fields=[{**field, "value": "0"}])
-        assert (await _call(s, "browser_text", target="#status")).strip() == "Brightness: 0"
-        odd = await _call(s, "browser_fill_form", ok=False, fields=[{**field, "value": "7"}])
+        await call_text(s, "browser_fill_form", fields=[{**field, "value": "14"}])
+        assert (await call_text(s, "browser_text", target="#status")).strip() == "Brightness: 14"
+        await call_text(s, "browser_fill_form", fields=[{**field, "value": "0"}])
+        assert (await call_text(s, "browser_text", target="#status")).strip() == "Brightness: 0"
+        odd = await call_text(s, "browser_fill_form", ok=False, fields=[{**field, "value": "7"}])
         assert "steps do not land" in odd and len(odd.splitlines()) == 1, odd
-        out = await _call(s, "browser_fill_form", ok=False, fields=[{**field, "value": "30"}])
+        out = await call_text(s, "browser_fill_form", ok=False, fields=[{**field, "value": "30"}])
         assert "takes 0 to 20" in out, out
 
 
 async def test_a_jquery_ui_handle_is_dragged_to_a_percentage(site: str) -> None:
     async with mcp_session() as s:
-        await _call(s, "browser_navigate", url=f"{site}/agent-widgets/slider.html")
-        ref = _slider(await _call(s, "browser_snapshot"))
+        await call_text(s, "browser_navigate", url=f"{site}/agent-widgets/slider.html")
+        ref = _slider(await call_text(s, "browser_snapshot"))
         field = {"target": ref, "name": "Volume", "type": "slider"}
-        await _call(s, "browser_fill_form", fields=[{**field, "value": "80%"}])
-        status = (await _call(s, "browser_text", target="#status")).strip()
+        await call_text(s, "browser_fill_form", fields=[{**field, "value": "80%"}])
+        status = (await call_text(s, "browser_text", target="#status")).strip()
         volume = int(re.search(r"Volume: (\d+)", status).group(1))
         assert 78 <= volume <= 82, status
-        out = await _call(s, "browser_fill_form", ok=False, fields=[{**field, "value": "abc"}])
+        out = await call_text(s, "browser_fill_form", ok=False, fields=[{**field, "value": "abc"}])
         assert "must be a number" in out, out

@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import sys
 from collections.abc import AsyncIterator
 from typing import Any
@@ -43,3 +44,19 @@ def result_tokens(result: Any) -> int:
     if result.structured_content is not None:
         total += count_tokens(json.dumps(result.structured_content, ensure_ascii=False, separators=(",", ":")))
     return total
+
+
+async def call_text(session: ClientSession, tool: str, ok: bool = True, **args: Any) -> str:
+    """Call ``tool`` with ``args`` and return its text; fails the test unless the result is an error exactly
+    when ``ok`` is false."""
+    result = await session.call_tool(tool, args)
+    text = result_text(result)
+    assert bool(result.is_error) is (not ok), f"{tool} {args}: {text}"
+    return text
+
+
+def ref_on(text: str, pattern: str) -> str:
+    """The ref (``e12``, ``f1e3``) on the first line where the regex ``pattern`` is followed by ``[ref]``."""
+    m = re.search(pattern + r"[^\n]*?\[((?:f\d+)?e\d+)\]", text)
+    assert m, (pattern, text)
+    return m.group(1)
