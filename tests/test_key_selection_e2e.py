@@ -19,6 +19,7 @@ async def test_a_selecting_key_says_what_is_selected(site: str) -> None:
         for _ in range(2):
             out = await call_text(s, "browser_press_key", key="Control+Shift+ArrowLeft")
         assert 'Selected: "cursus eu "' in out, out  # exactly, its trailing space kept
+        assert "No visible change" not in out, out  # the selection is what changed
         everything = await call_text(s, "browser_press_key", key="Control+a")
         assert 'Selected: "Lorem ipsum cursus eu "' in everything, everything
         plain = await call_text(s, "browser_press_key", key="ArrowLeft")

@@ -130,3 +130,10 @@ def test_a_read_back_is_shown_exactly() -> None:
     assert 'It now shows: "Nunc, eu \\nsecond"' in out, out  # the trailing space and the line break kept
     rec.readback = "(filled)"
     assert 'It now shows: "(filled)"' in render_record(rec)
+
+
+def test_a_selection_is_the_change_a_key_made() -> None:
+    rec = ActionRecord(action="Pressed Shift+ArrowLeft")
+    rec.delta = "no visible change"
+    rec.notes.append('Selected: "eu "')
+    assert render_record(rec) == 'Pressed Shift+ArrowLeft.\nSelected: "eu "', render_record(rec)

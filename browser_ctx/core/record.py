@@ -235,7 +235,7 @@ def render_record(rec: ActionRecord) -> str:
     delta = rec.delta
     if not lines and (delta is None or delta == NO_CHANGE):
         return f"{head} No visible change."
-    said = rec.readback is not None or any(n.startswith("Now shows:") for n in rec.notes)
+    said = rec.readback is not None or any(n.startswith(("Now shows:", "Selected:")) for n in rec.notes)
     if delta is not None and not rec.page_card and not (delta == NO_CHANGE and said):
         lines.append("No visible change." if delta == NO_CHANGE else delta)  # (a read-back says what changed)
     return "\n".join([head, *lines])
