@@ -4,36 +4,20 @@ returns its value, and ``browser_verify`` names the character where two values d
 
 from __future__ import annotations
 
-import re
-from typing import Any
-
 import pytest
 
-from tests.support.client import mcp_session, result_text
+from tests.support.client import call_text, mcp_session, ref_on
 
 pytestmark = [pytest.mark.anyio, pytest.mark.e2e]
 
 SOURCE = "Lorem ipsum dolor sit amet, cursus eu "
 
 
-async def call(session: Any, name: str, ok: bool = True, **args: Any) -> str:
-    result = await session.call_tool(name, args)
-    text = result_text(result)
-    assert bool(result.is_error) is (not ok), f"{name} {args}: {text}"
-    return text
-
-
-def ref(snapshot: str, pattern: str) -> str:
-    m = re.search(pattern + r"[^\n]*?\[((?:f\d+)?e\d+)\]", snapshot)
-    assert m, (pattern, snapshot)
-    return m.group(1)
-
-
 async def test_snapshot_shows_values_exactly(site: str) -> None:
     async with mcp_session() as s:
-        await call(s, "browser_navigate", url=f"{site}/values/fields.html")
-        snap = await call(s, "browser_snapshot")
-        assert f'textbox "Text to copy" [{ref(snap, "Text to copy")}] = "{SOURCE}"' in snap, snap  # trailing space
+        await call_text(s, "browser_navigate", url=f"{site}/values/fields.html")
+        snap = await call_text(s, "browser_snapshot")
+        assert f'textbox "Text to copy" [{ref_on(snap, "Text to copy")}] = "{SOURCE}"' in snap, snap  # trailing space
         assert '= "  A-17  "' in snap, snap
         assert '= "first line\\n\\tindented second line"' in snap, snap
         assert '= "' + "word " * 30 + '"' in snap, snap  # the page fits: a 150-character value is shown whole
@@ -41,17 +25,18 @@ async def test_snapshot_shows_values_exactly(site: str) -> None:
 
 async def test_text_of_a_field_is_its_value(site: str) -> None:
     async with mcp_session() as s:
-        await call(s, "browser_navigate", url=f"{site}/values/fields.html")
-        assert await call(s, "browser_text", target="#source") == SOURCE
-        assert await call(s, "browser_text", target="#code", format="text") == "  A-17  "
+        await call_text(s, "browser_navigate", url=f"{site}/values/fields.html")
+        assert await call_text(s, "browser_text", target="#source") == SOURCE
+        assert await call_text(s, "browser_text", target="#code", format="text") == "  A-17  "
 
 
 async def test_verify_names_the_character_that_differs(site: str) -> None:
     async with mcp_session() as s:
-        await call(s, "browser_navigate", url=f"{site}/values/fields.html")
-        assert await call(s, "browser_verify", target="#source", value=SOURCE) == "PASS"
-        got = await call(s, "browser_verify", target="#copy", value=SOURCE, timeout=200)
+        await call_text(s, "browser_navigate", url=f"{site}/values/fields.html")
+        assert await call_text(s, "browser_verify", target="#source", value=SOURCE) == "PASS"
+        got = await call_text(s, "browser_verify", target="#copy", value=SOURCE, timeout=200)
         assert got == (f'FAIL: expected #copy value to be "{SOURCE}", got "{SOURCE.rstrip()}"; differs at character '
                        f'{len(SOURCE)}: expected " " (space), got end of text'), got
-        got = await call(s, "browser_verify", target="#notes", value="first line\n indented second line", timeout=200)
+        got = await call_text(s, "browser_verify", target="#notes", value="first line\n indented second line",
+                              timeout=200)
         assert 'differs at character 12: expected " " (space), got "\\t" (tab)' in got, got
