@@ -290,7 +290,6 @@ def _row_shape(line: str) -> str:
     return "row" if line.startswith(("row: ", "row [")) else _shape(line)
 
 
-_CSS_ID = re.compile(r"[A-Za-z][\w-]*")
 #: Ancestors of a line's node searched for an id to name it as a read target.
 _TARGET_UP = 4
 
@@ -302,10 +301,9 @@ def _target(line: ShownLine) -> str:
     for _ in range(_TARGET_UP):
         if node is None or getattr(node, "tag", "") in ("body", "html"):
             break
-        attrs = getattr(node, "attrs", None) or {}
-        ident = attrs.get("data-id") or attrs.get("id") or ""  # data-id: the walker's copy of an id
-        if _CSS_ID.fullmatch(ident):
-            return f"#{ident}"
+        found: str = node.id_target()
+        if found:
+            return found
         node = getattr(node, "parent", None)
     return line.refs[0] if line.refs else ""
 

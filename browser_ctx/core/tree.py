@@ -41,6 +41,8 @@ __all__ = [
 ]
 
 _WS = re.compile(r"\s+")
+#: An id usable as ``#id`` with no escaping (as ``js/walk.js`` keeps them).
+_CSS_ID = re.compile(r"[A-Za-z][\w-]{0,63}")
 
 #: Tags that start a new line of text (block-level in browsers' default style sheet, or
 #: structural for our renderings). Everything else is inline: its text joins its neighbours'.
@@ -116,6 +118,12 @@ class Node:
         self.parent = parent
         self.text = text
         self._tc: str | None = None
+
+    def id_target(self) -> str:
+        """``#id`` that selects this element (the walker's ``data-id`` copy, or a parsed page's ``id``), when the
+        id needs no escaping; else ``""``."""
+        ident = self.attrs.get("data-id") or self.attrs.get("id") or ""
+        return "#" + ident if _CSS_ID.fullmatch(ident) else ""
 
     @property
     def is_text(self) -> bool:

@@ -163,9 +163,9 @@ def _own_target(node: Node, framed: bool) -> str:
         return ref
     if framed:
         return ""
-    ident = node.attrs.get("data-id") or node.attrs.get("id") or ""  # data-id: the walker's copy of an id
-    if _CSS_ID.fullmatch(ident):
-        return "#" + ident
+    found = node.id_target()
+    if found:
+        return found
     role = role_of(node) or ("table" if node.tag == "table" else "list" if node.tag in ("ul", "ol") else "")
     name = _container_name(node)
     if role in _NAMED_ROLES and name and len(name) <= 80 and not name.endswith("…") \
