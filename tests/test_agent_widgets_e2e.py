@@ -281,6 +281,31 @@ async def test_quill_toolbar_buttons_are_named(drv: Driver) -> None:
     assert await click_and_read(drv, italic) == "bold: on; italic: on"
 
 
+async def test_quill_colour_swatches_are_named_by_their_value(drv: Driver) -> None:
+    """Quill's colour swatches (``span.ql-picker-item`` with only ``data-value`` and a background colour, all one
+    class) are each named by their value as CSS selects it, in the record of opening the picker and in the
+    snapshot; the record of a click names the swatch the same way, and the word is coloured."""
+    snap = await drv.open("quill.html")
+    rec = await drv.call("browser_click", target=ref_of(snap, r"button \.ql-picker-label "))
+    assert ref_of(rec, r'\+ button \[data-value="#e60000"\] ')
+    assert "more similar lines (browser_snapshot shows them)" in rec, rec
+    snap = await drv.snapshot()
+    values = re.findall(r'button \[data-value="(#[0-9a-f]{6})"\] \[e\d+\]', snap)
+    assert len(values) == 34 and len(set(values)) == 34, snap
+    green = ref_of(snap, r'button \[data-value="#008a00"\] ')
+    rec = await drv.call("browser_click", target=green)
+    assert rec.startswith(f'Clicked button [data-value="#008a00"] [{green}].'), rec
+    assert await drv.status() == "bold: off; italic: off; color: #008a00"
+
+
+async def test_swatches_without_any_name_are_named_by_colour(drv: Driver) -> None:
+    """Swatches with nothing but a background colour get a ref each, named by the colour they paint."""
+    snap = await drv.open("swatches.html")
+    names = re.findall(r'clickable "(rgb\([\d, ]+\))" \[e\d+\] \(named by colour\)', snap)
+    assert names == ["rgb(204, 0, 0)", "rgb(0, 170, 0)", "rgb(0, 0, 204)", "rgb(255, 204, 0)"], snap
+    assert await click_and_read(drv, ref_of(snap, r'"rgb\(0, 170, 0\)"')) == "Picked green"
+
+
 async def test_file_rows_all_have_refs(drv: Driver) -> None:
     """Every row of a file list has a ref, not only the selected one; the selection (a class) is shown and
     moves when another row is clicked."""

@@ -1,7 +1,8 @@
 """What the tab's last walk says of one ref: the words a record names it by, and a typed value kept current.
 
 - :func:`walked_label`: the agent picked the ref from a read, so the record names the element as that read did:
-  its role and accessible name as the snapshot line shows them (``button "Save" [e5]``, ``select "Theme" [e9]``),
+  its role and accessible name as the snapshot line shows them (``button "Save" [e5]``, ``select "Theme" [e9]``,
+  ``clickable .like [e21]``),
   with no page call. A ref the last walk does not hold, an element it reached only through its label (hidden),
   or one with no name there, is described by the page instead (:func:`.targets.describe_element`: one element
   hand-off and one script).
@@ -13,6 +14,7 @@
 from __future__ import annotations
 
 from ..core.dom import Node, accessible_name, role_of
+from ..core.roles import name_token
 from .session import Tab
 from .walk import MAX_VALUE_CHARS
 
@@ -27,8 +29,9 @@ def _node_of(root: Node, ref: str) -> Node | None:
 
 
 def walked_label(tab: Tab, ref: str) -> str | None:
-    """``role "name" [ref]`` for ``ref`` from ``tab``'s last walk, or ``None`` when it cannot say (no walk, the
-    ref is not in it, the element was reached through its label, or it has no name there)."""
+    """``role "name" [ref]`` (``role .token [ref]``: :func:`~browser_ctx.core.roles.name_token`) for ``ref``
+    from ``tab``'s last walk, or ``None`` when it cannot say (no walk, the ref is not in it, the element was
+    reached through its label, or it has no name there)."""
     if tab.last_walk is None:
         return None
     doc = tab.last_walk[1].doc
@@ -39,7 +42,8 @@ def walked_label(tab: Tab, ref: str) -> str | None:
     if not name:
         return None
     role = role_of(node) or "clickable"
-    return f'{"file input" if role == "file" else role} "{name}" [{ref}]'
+    shown = name_token(node) or f'"{name}"'  # as the snapshot line shows it: .ql-bold, [data-value="#e60000"]
+    return f'{"file input" if role == "file" else role} {shown} [{ref}]'
 
 
 #: Input types whose value a walk shows as it is held (``data-value``); others (password, date …) are not kept.

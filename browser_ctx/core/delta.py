@@ -26,9 +26,9 @@ Output shape::
     ~ 12 lines re-rendered with new refs (old refs are stale), e.g. <line>
 
 Runs of more than :data:`FOLD_AFTER` similar consecutive lines (same shape once digits, quoted
-text and refs are masked) show their first :data:`FOLD_SHOW` lines and
-``… N more similar lines``. The whole delta is capped at ``max_tokens`` o200k tokens
-(default :data:`DEFAULT_MAX_TOKENS`) by cutting at a line boundary and ending with
+text and refs are masked) show their first :data:`FOLD_SHOW` lines and ``… N more similar lines``, with
+``(browser_snapshot shows them)`` for added or changed ones. The whole delta is capped at ``max_tokens`` o200k
+tokens (default :data:`DEFAULT_MAX_TOKENS`) by cutting at a line boundary and ending with
 ``… N more changed lines not shown (browser_snapshot shows the whole page)``.
 """
 
@@ -401,7 +401,7 @@ def _shape(line: str) -> str:
     return _MASK_RE.sub("#", _strip_refs(line))[:40]
 
 
-def _fold(ops: list[tuple[str, str]]) -> list[str]:
+def _fold(ops: list[tuple[str, str]], whole: str) -> list[str]:
     out: list[str] = []
     i = 0
     while i < len(ops):
@@ -412,7 +412,8 @@ def _fold(ops: list[tuple[str, str]]) -> list[str]:
         run = ops[i:j]
         if len(run) > FOLD_AFTER:
             out.extend(f"{s} {ln}" for s, ln in run[:FOLD_SHOW])
-            out.append(f"{sign} … {len(run) - FOLD_SHOW} more similar lines")
+            shows = f" ({whole} shows them)" if sign != "-" else ""  # what is gone cannot be read
+            out.append(f"{sign} … {len(run) - FOLD_SHOW} more similar lines{shows}")
         else:
             out.extend(f"{s} {ln}" for s, ln in run)
         i = j
@@ -434,7 +435,7 @@ def render_delta(delta: Delta, *, max_tokens: int = DEFAULT_MAX_TOKENS, whole: s
     """
     if delta.empty:
         return NO_CHANGE
-    lines = list(delta.summary) + _fold(delta.ops)
+    lines = list(delta.summary) + _fold(delta.ops, whole)
     if delta.rerendered:
         n = len(delta.rerendered)
         example = delta.rerendered[0]

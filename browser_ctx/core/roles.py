@@ -30,6 +30,8 @@ LANDMARK_ROLES = ("banner", "navigation", "main", "complementary", "contentinfo"
 
 #: A class token or id that a CSS selector names as it is (``.like``, ``#open-search``: no escaping needed).
 _CSS_TOKEN = re.compile(r"-?[_A-Za-z][\w-]{0,63}", re.ASCII)
+#: What a CSS string in double quotes cannot hold as it is.
+_CSS_UNSAFE = re.compile(r'["\\\n\r\f]')
 
 _TEXT_INPUT_TYPES = frozenset("text email url tel search number password".split())
 _ROLE_INTERACTIVE = frozenset(
@@ -286,12 +288,16 @@ def control_value(node: Node) -> str | None:
 def name_token(node: Node) -> str:
     """The name of a control that only its class or id names, written as CSS writes that class token or id
     (``.like``, ``.ui-slider-handle``, ``#open-search``), when the walker gave the token and it needs no
-    escaping; else ``""`` (the name is shown quoted, with ``(named by …)``)."""
+    escaping, or by its naming data attribute as CSS selects it (``[data-value="#e60000"]``); else ``""`` (the
+    name is shown quoted, with ``(named by …)``)."""
     attrs = node.attrs
     token = attrs.get("data-name-token")
     if not token or not _CSS_TOKEN.fullmatch(token):
         return ""
     source = attrs.get("data-name-from")
+    if source == "attr":
+        value = attrs.get("data-name") or ""
+        return f'[{token}="{value}"]' if value and not _CSS_UNSAFE.search(value) else ""
     return "." + token if source == "class" else "#" + token if source == "id" else ""
 
 
@@ -351,7 +357,7 @@ def control_state(node: Node) -> list[str]:
         out.append("(by class)")
     source = attrs.get("data-name-from")
     if source and not name_token(node):  # no accessible name: the words of its class, id or icon name it
-        out.append(f"(named by {source})")
+        out.append(f"(named by {attrs.get('data-name-token') if source == 'attr' else source})")
     if attrs.get("data-value-from"):  # a slider handle without ARIA: its place on the track
         out.append(f"(value from {attrs['data-value-from']})")
     trigger = attrs.get("data-trigger")

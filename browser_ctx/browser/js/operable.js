@@ -14,8 +14,10 @@
  *     an image's alt, '' when none
  *   hint(e) -> [words, source, token]: words from its class or id ('like', 'slider handle'), where they came
  *     from ('class', 'id') and the class token or id itself ('like', 'ui-slider-handle'), or null; a class
- *     token extending one of its own that names nothing comes first (ui-icon-disk beside ui-icon), one every same-tag sibling also
- *     has (jQuery UI's ui-spinner-button on both arrows) last
+ *     token extending one of its own that names nothing comes first (ui-icon-disk beside ui-icon), then one no
+ *     same-tag sibling shares; then a naming data attribute (['#e60000', 'attr', 'data-value']: Quill's colour
+ *     swatches), a swatch's painted colour (['rgb(230, 0, 0)', 'colour', '']), a shared class token (jQuery
+ *     UI's ui-spinner-button on both arrows), the id
  *   icon(e, cs) -> the class token of a text-less element of at most 64 px a side whose box paints a background
  *     image (a sprite icon: 'ui-icon-disk'), '' when e is not one
  *   classStates(e) -> state words its class words say ('collapsed folder'), '' when none
@@ -61,17 +63,42 @@
     const c = e.getAttribute('class');
     return c ? c.trim().split(/\s+/) : [];
   };
-  /* whether each of e's same-tag siblings (at least one, at most 12 looked at) has class token t too */
-  const sharedBySiblings = (e, t) => {
+  /* whether e's same-tag siblings (at most 12 looked at) have class token t too: every one of them (at least
+     one) when ``all``, else any */
+  const sharedBySiblings = (e, t, all) => {
     const up = e.parentElement;
     if (!up) return false;
     let seen = 0;
     for (let c = up.firstElementChild; c && seen < 12; c = c.nextElementSibling) {
       if (c === e || c.localName !== e.localName) continue;
       seen += 1;
-      if (!c.classList.contains(t)) return false;
+      if (c.classList.contains(t) !== all) return !all;
     }
-    return seen > 0;
+    return all && seen > 0;
+  };
+  /* data attributes that say what a text-less control stands for, most telling first */
+  const NAME_DATA = ['data-label', 'data-title', 'data-tooltip', 'data-original-title', 'data-color', 'data-colour',
+    'data-value'];
+  /* the painted colour of a text-less box of at most 64 px a side that paints no image (a colour swatch), when
+     a same-tag sibling paints another one; else '' */
+  const swatchColour = (e) => {
+    if (e.firstElementChild || /\S/.test(e.textContent || '')) return '';
+    const paint = (c) => {
+      const cs = win.getComputedStyle(c);
+      return cs.backgroundImage === 'none' ? cs.backgroundColor : '';
+    };
+    const own = paint(e);
+    if (!own || own === 'transparent' || own === 'rgba(0, 0, 0, 0)') return '';
+    const r = e.getBoundingClientRect();
+    if (r.width < 4 || r.height < 4 || r.width > 64 || r.height > 64) return '';
+    const up = e.parentElement;
+    let seen = 0;
+    for (let c = up ? up.firstElementChild : null; c && seen < 12; c = c.nextElementSibling) {
+      if (c === e || c.localName !== e.localName) continue;
+      seen += 1;
+      if (paint(c) !== own) return own;
+    }
+    return '';
   };
   const phrase = (token) => {
     const parts = token.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase().split(/[-_\s]+/).filter((p) => p);
@@ -133,7 +160,17 @@
       const tokens = all.filter(ext).concat(all.filter((t) => !ext(t)));
       for (let i = 0; i < tokens.length; i++) {
         const p = phrase(tokens[i]);
-        if (p && !sharedBySiblings(e, tokens[i])) return [p, 'class', tokens[i]];
+        if (p && !sharedBySiblings(e, tokens[i], false)) return [p, 'class', tokens[i]];
+      }
+      for (const a of NAME_DATA) {   /* a swatch or a picker item: what its own data attribute says it stands for */
+        const v = (e.getAttribute(a) || '').replace(/\s+/g, ' ').trim();
+        if (v && v.length <= 80) return [v, 'attr', a];
+      }
+      const swatch = swatchColour(e);
+      if (swatch) return [swatch, 'colour', ''];
+      for (let i = 0; i < tokens.length; i++) {   /* one some same-tag siblings share (Quill's ql-primary) */
+        const p = phrase(tokens[i]);
+        if (p && !sharedBySiblings(e, tokens[i], true)) return [p, 'class', tokens[i]];
       }
       for (let i = 0; i < all.length; i++) {   /* each shared by every same-tag sibling: the first, as written */
         const p = phrase(all[i]);
