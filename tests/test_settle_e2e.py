@@ -5,6 +5,7 @@
   (``Appeared since the last call``), action or read;
 - a page that never stops changing by itself (a clock, a progress bar) still settles;
 - a page with a live WebSocket says so once per document, not in every record;
+- a native select settles as typing does, yet its record has what its change handler wrote or saved;
 - a keepalive ``PUT`` answered 204, which Chromium then reports aborted, is no failure in the record, the
   listing or its counts.
 
@@ -74,6 +75,18 @@ async def test_a_page_that_changes_by_itself_still_settles(site: str) -> None:
             record = await call_text(s, "browser_click", target="#act")
             assert f"Item {n}" in record, record
             assert "Still busy" not in record and "kept changing" not in record, record
+
+
+async def test_a_native_select_settles_quickly_but_keeps_what_its_change_caused(site: str) -> None:
+    """A native select ends its settle as typing does, a frame after its change handler's DOM change; a change
+    that starts a request is still waited for, so the record has what the handler wrote and what the save said."""
+    async with mcp_session() as s:
+        await call_text(s, "browser_navigate", url=f"{site}/actions/latency/timer.html")
+        record = await call_text(s, "browser_select_option", target="#choice", values=["Fast"])
+        assert "~ Speed: Fast (was: Slow)" in record, record
+        await call_text(s, "browser_navigate", url=f"{site}/actions/latency/toast.html")
+        record = await call_text(s, "browser_select_option", target="#choice", values=["Dark"])
+        assert "Theme: Dark" in record, record  # shown once the save (80 ms) answered
 
 
 async def test_an_open_websocket_is_named_once_per_document(site: str) -> None:

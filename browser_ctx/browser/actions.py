@@ -421,7 +421,7 @@ class Watch(Settling):
 async def perform(call_session: BrowserSession, tab: Tab, settings: Settings, action: str | Callable[[], str],
                   act: Callable[[], Awaitable[str | None]], *, delta: bool = True, settle: bool = True,
                   budget: Budget | None = None, also: Callable[[], Awaitable[object]] | None = None,
-                  quick: bool = False, prepare: Callable[[], Awaitable[object]] | None = None,
+                  quick: bool | Callable[[], bool] = False, prepare: Callable[[], Awaitable[object]] | None = None,
                   typed: str | None = None) -> ActionRecord:
     """Run ``act()`` (a coroutine function) on ``tab`` under a :class:`Watch` and return the record.
 
@@ -461,7 +461,7 @@ async def perform(call_session: BrowserSession, tab: Tab, settings: Settings, ac
     if isinstance(note, str) and note:
         watch.record.notes.append(note)
     if settle:
-        await watch.settle(quick=quick)
+        await watch.settle(quick=quick() if callable(quick) else quick)
     else:
         seen = await look(tab)
         tab.acted_mark = seen.mark or tab.acted_mark

@@ -22,7 +22,7 @@ import asyncio
 import re
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Frame, Locator
@@ -32,7 +32,7 @@ from .refs import REF_ENGINE_NAME
 from .scripts import bundle, script
 from .worlds import Worlds, frame_of, on_element, on_elements
 
-__all__ = ["choose", "widget_state", "WidgetState", "LIST_OPTIONS", "OPTION_WAIT_MS"]
+__all__ = ["choose", "Chosen", "widget_state", "WidgetState", "LIST_OPTIONS", "OPTION_WAIT_MS"]
 
 #: How many existing options an "no such option" error lists.
 LIST_OPTIONS = 12
@@ -249,8 +249,15 @@ async def _existing_options(worlds: Worlds | None, locator: Locator, state: Widg
     return names
 
 
+class Chosen(NamedTuple):
+    """What :func:`choose` did: ``note`` for the record (``Now shows: "Spain"``); ``native``: in a native select."""
+
+    note: str
+    native: bool
+
+
 async def choose(worlds: Worlds | None, locator: Locator, values: list[str], *, label: str,
-                 timeout_ms: float) -> str:
+                 timeout_ms: float) -> Chosen:
     """Choose ``values`` (option labels; a native select also takes option values) in ``locator``'s widget.
 
     Args:
@@ -262,7 +269,8 @@ async def choose(worlds: Worlds | None, locator: Locator, values: list[str], *, 
         timeout_ms: how long to wait for the element to be actionable and for the list to show options.
 
     Returns:
-        A note for the action record: ``Now shows: "Spain"`` (the value the widget shows afterwards).
+        A :class:`Chosen`: the note for the action record, ``Now shows: "Spain"`` (the value the widget shows
+        afterwards), and whether the widget was a native select.
 
     Raises:
         SelectorError: the element is not a select, combobox or listbox; an option does not exist (lists
@@ -275,7 +283,7 @@ async def choose(worlds: Worlds | None, locator: Locator, values: list[str], *, 
     state = await widget_state(worlds, locator)
     if state.kind == "select":
         items = await _choose_native(worlds, locator, values, label, timeout_ms)
-        return f"Now shows: \"{', '.join(items)}\""
+        return Chosen(f"Now shows: \"{', '.join(items)}\"", True)
     if state.kind not in ("combobox", "listbox"):
         raise SelectorError(f"{label} is not a select, combobox or listbox ({state.tag}"
                             f"{' role=' + state.role if state.role else ''}); click it and pick from what "
@@ -294,7 +302,7 @@ async def choose(worlds: Worlds | None, locator: Locator, values: list[str], *, 
     shown = await _confirm(worlds, locator, values, before)
     if listbox is None and (await widget_state(worlds, locator)).expanded:
         await locator.press("Escape", timeout=timeout_ms)  # a multi-select keeps its list open
-    return f"Now shows: \"{shown}\""
+    return Chosen(f"Now shows: \"{shown}\"", False)
 
 
 async def _confirm(worlds: Worlds | None, locator: Locator, values: list[str], before: tuple[str, ...]) -> str:

@@ -17,7 +17,7 @@ from .choose import WidgetState, choose, widget_state
 from .slider import slide
 from .worlds import Worlds
 
-__all__ = ["fill_field", "type_into", "FIELD_TYPES"]
+__all__ = ["fill_field", "fill_failure", "type_into", "FIELD_TYPES"]
 
 #: ``browser_fill_form`` field types (as ``@playwright/mcp``).
 FIELD_TYPES = ("textbox", "checkbox", "radio", "combobox", "slider")
@@ -82,7 +82,7 @@ async def type_into(worlds: Worlds | None, locator: Locator, text: str, *, label
     if state.kind in ("text", "date", "editable", "combobox") or state.tag in ("input", "textarea"):
         _refuse(state, label, "type into")
     if state.kind in ("select", "listbox") or (state.kind == "combobox" and not state.editable):
-        return await choose(worlds, locator, [text], label=label, timeout_ms=timeout_ms)
+        return (await choose(worlds, locator, [text], label=label, timeout_ms=timeout_ms)).note
     if state.kind == "date":
         iso = _date_value(state, text)
         await locator.fill(iso, timeout=timeout_ms)
@@ -132,7 +132,7 @@ async def fill_field(worlds: Worlds | None, locator: Locator, kind: str, value: 
     if kind == "textbox":
         state = await widget_state(worlds, locator)
         if state.kind in ("select", "listbox") or (state.kind == "combobox" and not state.editable):
-            return await choose(worlds, locator, [value], label=label, timeout_ms=timeout_ms)
+            return (await choose(worlds, locator, [value], label=label, timeout_ms=timeout_ms)).note
         _refuse(state, label, "fill")
         if state.kind not in ("text", "date", "editable", "combobox"):
             raise SelectorError(f"Could not fill {label}: it is not editable ({state.tag}"
@@ -149,5 +149,12 @@ async def fill_field(worlds: Worlds | None, locator: Locator, kind: str, value: 
         await locator.check(timeout=timeout_ms)
         return None
     if kind == "combobox":
-        return await choose(worlds, locator, [value], label=label, timeout_ms=timeout_ms)
+        return (await choose(worlds, locator, [value], label=label, timeout_ms=timeout_ms)).note
     raise InvalidArgument(f"{label}: unknown field type {kind!r}; use one of {', '.join(FIELD_TYPES)}.")
+
+
+def fill_failure(done: list[str], failed: str, why: str, skipped: list[str]) -> str:
+    """One line: what ``browser_fill_form`` filled, the field that failed and why, what it skipped."""
+    filled = f"Filled {', '.join(repr(n) for n in done)}; " if done else "Nothing filled; "
+    rest = f"; skipped (not tried): {', '.join(repr(n) for n in skipped)}" if skipped else ""
+    return f"{filled}failed {failed!r}: {why.rstrip('.')}{rest}. Fix that field and send it and the skipped ones."

@@ -20,7 +20,7 @@ from ..._errors import BrowserCtxError, InvalidArgument, PageError, error_kind, 
 from ...browser import actions, navigation, refs
 from ...browser.actions import action_error, perform
 from ...browser.choose import choose, widget_state
-from ...browser.fields import FIELD_TYPES, fill_field, type_into
+from ...browser.fields import FIELD_TYPES, fill_failure, fill_field, type_into
 from ...browser.labels import walked_label
 from ...browser.scripts import script
 from ...browser.targets import describe_element, resolve_one
@@ -229,7 +229,7 @@ async def fill_form(call: ToolCall) -> Rendered:
             except (PlaywrightError, TimeoutError, BrowserCtxError) as exc:
                 err = action_error(exc, verb="fill", target=f["target"], timeout_ms=timeout, element=label)
                 skipped = [g["name"] for g, _ in resolved[i + 1:]]
-                raise type(err)(_fill_failure(done, f["name"], str(err), skipped)) from exc
+                raise type(err)(fill_failure(done, f["name"], str(err), skipped)) from exc
             done.append(f["name"])
             if i + 1 < len(resolved) and f["type"] == "textbox" and note is None:
                 await _leave(tab.worlds, loc, timeout)
@@ -253,13 +253,6 @@ async def _leave(worlds: Worlds, locator: Any, timeout: float) -> None:
             await locator.press("Tab", timeout=timeout)
 
 
-def _fill_failure(done: list[str], failed: str, why: str, skipped: list[str]) -> str:
-    """One line: what ``browser_fill_form`` filled, the field that failed and why, what it skipped."""
-    filled = f"Filled {', '.join(repr(n) for n in done)}; " if done else "Nothing filled; "
-    rest = f"; skipped (not tried): {', '.join(repr(n) for n in skipped)}" if skipped else ""
-    return f"{filled}failed {failed!r}: {why.rstrip('.')}{rest}. Fix that field and send it and the skipped ones."
-
-
 async def select_option(call: ToolCall) -> Rendered:
     """Choose ``values`` (option labels; option values too in a native select) in ``target``: a native
     select, an ARIA combobox (editable or a trigger with a popup list, single or multi) or a listbox.
@@ -270,15 +263,19 @@ async def select_option(call: ToolCall) -> Rendered:
     prepare = await t.early()
     timeout = call.settings.timeouts.action_ms
 
+    native: list[bool] = []
+
     async def run() -> str | None:
         try:
-            return await choose(tab.worlds, t.locator, list(values), label=t.label, timeout_ms=timeout)
+            chosen = await choose(tab.worlds, t.locator, list(values), label=t.label, timeout_ms=timeout)
         except (PlaywrightError, TimeoutError) as exc:
             raise action_error(exc, verb="select in", target=t.target, timeout_ms=timeout, element=t.label) from exc
+        native.append(chosen.native)
+        return chosen.note
 
     shown = ", ".join(f'"{v}"' for v in values)
     record = await perform(call.session, tab, call.settings, lambda: f"Selected {shown} in {t.label}", run,
-                           budget=call.budget, prepare=prepare)
+                           budget=call.budget, prepare=prepare, quick=lambda: bool(native and native[0]))
     return _rendered(tab, render_record(record))
 
 
