@@ -125,10 +125,10 @@ TOOLS: list[ToolSpec] = [
     ToolSpec(
         name="browser_console_messages",
         description=("Console messages and uncaught errors of the current tab: errors first, repeats folded "
-                     "(×N), long messages and stacks cut. all: earlier pages of the tab too."),
+                     "(×N), long messages and stacks cut. all: earlier pages too."),
         properties={
             "level": {"type": "string", "enum": list(LEVELS), "default": "info",
-                      "description": "Least severe level returned; each includes the more severe ones"},
+                      "description": "Least severe level returned"},
             "pattern": {"type": "string", "description": "Regex the message text must match"},
             "since": SINCE,
             "limit": LIMIT,

@@ -141,8 +141,7 @@ _STR: dict[str, Any] = {"type": "string"}
 TOOLS = [
     ToolSpec(
         name="browser_evaluate",
-        description="Run JS () => … in the page, or (element) => … on target; result serialised safely. "
-                    "filename: save instead.",
+        description="Run JS () => … in the page, or (element) => … on target. filename: save the result instead.",
         properties={"function": _STR, "target": _STR, "filename": _STR},
         required=("function",),
         handler=evaluate,

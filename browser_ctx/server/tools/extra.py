@@ -1,10 +1,10 @@
-"""The ``extra`` caps: ``browser_drag``, ``browser_navigate_forward`` and ``browser_reload``.
+"""``browser_drag`` (a core tool, as in ``@playwright/mcp`` 0.0.83) and the ``extra`` caps:
+``browser_navigate_forward`` and ``browser_reload``.
 
-Core tools in ``@playwright/mcp`` 0.0.83 (drag in its list; forward and reload there only for its skills), kept
-out of the default set here because the default set's ``tools/list`` must stay within 2,000 tokens and
-already costs nearly that. Names and parameters follow ``@playwright/mcp`` (``startTarget``, ``endTarget``,
-optional ``startElement``/``endElement``). Each returns an action record, like ``browser_click``
-(:func:`browser_ctx.browser.actions.perform`).
+Forward and reload are core in ``@playwright/mcp`` only for its skills; they are kept out of the default set
+here because the default set's ``tools/list`` must stay within 2,000 tokens. Names and parameters follow
+``@playwright/mcp`` (``startTarget``, ``endTarget``, optional ``startElement``/``endElement``). Each returns an
+action record, like ``browser_click`` (:func:`browser_ctx.browser.actions.perform`).
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from ..._errors import translate
 from ...browser import refs
 from ...browser.actions import action_error, ensure_open, perform
 from ...browser.drag import drag as drag_elements
+from ...browser.labels import walked_label
 from ...browser.session import Tab
 from ...browser.targets import describe_element, resolve_one
 from ...core.record import render_record
@@ -32,10 +33,11 @@ async def _tab(call: ToolCall) -> Tab:
 
 
 async def _label(tab: Tab, locator: Any, target: str, element: str | None) -> str:
-    ref = target if refs.is_ref(target) else None
+    """The caller's ``element`` words, else the last walk's line for a ref, else the page's description."""
+    ref = target.strip() if refs.is_ref(target) else None
     if element:
         return f"{element} [{ref or target}]"
-    return await describe_element(locator, tab, ref=ref)
+    return (walked_label(tab, ref) if ref else None) or await describe_element(locator, tab, ref=ref)
 
 
 async def drag(call: ToolCall) -> Rendered:
@@ -99,15 +101,16 @@ async def reload(call: ToolCall) -> Rendered:
 _STR: dict[str, Any] = {"type": "string"}
 
 
-def _spec(name: str, description: str, properties: dict, handler: Any, required: tuple[str, ...] = ()) -> ToolSpec:
+def _spec(name: str, description: str, properties: dict, handler: Any, required: tuple[str, ...] = (),
+          caps: str = "extra") -> ToolSpec:
     return ToolSpec(name=name, description=description, properties=properties, handler=handler,
-                    required=required, pageable=False, caps="extra", read_only=False)
+                    required=required, pageable=False, caps=caps, read_only=False)
 
 
 TOOLS = [
     _spec("browser_drag", "Drag startTarget onto endTarget.",
           {"startTarget": _STR, "endTarget": _STR, "startElement": _STR, "endElement": _STR},
-          drag, ("startTarget", "endTarget")),
+          drag, ("startTarget", "endTarget"), caps="core"),
     _spec("browser_navigate_forward", "Go forward in history.", {}, navigate_forward),
     _spec("browser_reload", "Reload the page.", {}, reload),
 ]

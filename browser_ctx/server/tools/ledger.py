@@ -163,7 +163,7 @@ async def settle_baselines(session: BrowserSession, timeout: float = SETTLE_TIME
 TOOLS = [
     ToolSpec(
         name="browser_ctx_stats",
-        description="Token ledger: per tool, tokens returned vs full snapshots.",
+        description="Tokens returned per tool vs full snapshots.",
         properties={},
         handler=stats,
         pageable=False,

@@ -352,17 +352,16 @@ def _ctype(headers: dict[str, str]) -> str:
 TOOLS: list[ToolSpec] = [
     ToolSpec(
         name="browser_network_requests",
-        description=("Requests of the current tab, one line each (#index, method, URL, status, type, size, ms); "
-                     "repeated calls to one endpoint folded. all: earlier pages of the tab too."),
+        description=("Requests of the current tab, one line each (#index, method, URL, status, type, size, ms), "
+                     "repeats folded. all: earlier pages too."),
         properties={
             "filter": {"type": "string", "description": "Regex the URL must match"},
             "status": {"type": ["string", "integer"], "description": "e.g. 404, 4xx, >=400, 500-599 (comma = or)"},
             "failed": {"type": "boolean", "description": "Only network failures and HTTP errors"},
             "resourceTypes": {"type": "array", "items": {"type": "string"},
-                              "description": "e.g. [\"fetch\",\"xhr\",\"document\",\"websocket\"]"},
+                              "description": "e.g. [\"fetch\",\"xhr\",\"websocket\"]"},
             "method": {"type": "string"},
-            "static": {"type": "boolean", "default": False,
-                       "description": "Include successful images, fonts, scripts, styles (default false)"},
+            "static": {"type": "boolean", "description": "Include successful images, fonts, scripts, styles"},
             "since": SINCE,
             "limit": LIMIT,
             "all": ALL,
@@ -373,11 +372,11 @@ TOOLS: list[ToolSpec] = [
     ToolSpec(
         name="browser_network_request",
         description=("Headers and body of one request (index from browser_network_requests), secrets redacted. "
-                     "A large JSON body is shown as its shape; select (e.g. $.items[0].name, $.items[*].id, "
-                     "$.items[0:5], $ for all) returns one part exactly."),
+                     "A large JSON body is shown as its shape; select (e.g. $.items[0].name, $.items[*].id, $ for "
+                     "all) returns one part exactly."),
         properties={
             "index": {"type": "integer", "minimum": 1},
-            "part": {"type": "string", "enum": list(_PARTS), "description": "Only this part"},
+            "part": {"type": "string", "enum": list(_PARTS)},
             "select": {"type": "string", "description": "JSON path into the body"},
         },
         handler=network_request,

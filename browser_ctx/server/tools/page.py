@@ -78,8 +78,7 @@ _STR: dict[str, Any] = {"type": "string"}
 TOOLS = [
     ToolSpec(
         name="browser_file_upload",
-        description="Set files (within allowed roots) on target (file input, label, or chooser opener), else the "
-                    "open chooser or only file input.",
+        description="Set files (within allowed roots) on target, the open chooser, or the only file input.",
         properties={"paths": {"type": "array", "items": _STR}, "target": _STR},
         required=("paths",),
         handler=file_upload,

@@ -280,8 +280,8 @@ TOOLS = [
     ),
     ToolSpec(
         name="browser_snapshot",
-        description="Condensed summary of the visible page or of target: outline, text, interactive "
-                    "elements with refs, forms, tables; similar items folded.",
+        description="Condensed summary of the page or target: outline, text, interactive elements with "
+                    "refs, forms, tables; folded only to fit.",
         properties={"target": TARGET, "since": SINCE_FINGERPRINT},
         handler=snapshot,
         fingerprinted=True,
