@@ -433,3 +433,21 @@ async def test_list_box_and_dropdown_options(drv: Driver) -> None:
     assert await drv.status() == "Chose Portugal; size Medium"
     snap = await drv.snapshot()
     assert re.search(r'#options \[e\d+\] = "Portugal" \(8 options', snap), snap
+
+
+# --- a jQuery UI sortable (MiniWoB++ drag-items) ----------------------------------------------------------
+
+async def test_sortable_items_get_refs_and_a_drag_puts_the_item_where_the_target_was(drv: Driver) -> None:
+    """The plain ``li`` items of a jQuery UI ``.sortable()`` (its listener is on the ``ul``; no cursor, tabindex or
+    ARIA) each get a ref, and are not taken for slider handles (``ui-sortable-handle``). ``browser_drag`` (in the
+    default tool set) onto another item puts the dragged item at that item's place, down the list and up."""
+    tools = {t.name for t in (await drv.session.list_tools()).tools}
+    assert "browser_drag" in tools
+    snap = await drv.open("sortable.html")
+    refs = {n: ref_of(snap, rf'clickable "{n}" ') for n in ("Ada", "Bea", "Cyd", "Dot", "Eve")}
+    assert "slider" not in snap, snap
+    rec = await drv.call("browser_drag", startTarget=refs["Ada"], endTarget=refs["Cyd"])
+    assert rec.startswith(f'Dragged clickable "Ada" [{refs["Ada"]}] onto clickable "Cyd" [{refs["Cyd"]}].'), rec
+    assert await drv.status() == "Order: Bea, Cyd, Ada, Dot, Eve"
+    await drv.call("browser_drag", startTarget=refs["Eve"], endTarget=refs["Cyd"])
+    assert await drv.status() == "Order: Bea, Eve, Cyd, Ada, Dot"

@@ -2,7 +2,8 @@
 
 :func:`drag` first drags with the mouse as a person does (Playwright's ``locator.drag_to`` in
 :data:`DRAG_STEPS` moves, which starts the browser's own HTML5 drag on a ``draggable`` source, and gives
-pointer-event libraries such as SortableJS's fallback, dnd-kit or a jQuery UI sortable the moves they wait for).
+pointer-event libraries such as SortableJS's fallback, dnd-kit or a jQuery UI sortable the moves they wait for),
+ending past the target's middle along the move (a sortable list then puts the source where the target was).
 While it drags, a watch in our isolated world (``js/drag_watch.js``) counts the HTML5 drag events and DOM changes.
 When the source is an HTML5 drag source and that drag neither started nor changed anything (a page that cancels
 ``mousedown`` keeps the browser from starting it), the drag is dispatched instead (``js/drag_dispatch.js``):
@@ -14,11 +15,12 @@ through open shadow roots) and gives it a ref.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import secrets
 
 from playwright.async_api import Error as PlaywrightError
-from playwright.async_api import Locator
+from playwright.async_api import Locator, Position
 
 from .scripts import script
 from .session import Tab
@@ -28,6 +30,8 @@ __all__ = ["drag", "hit", "Hit", "DRAG_STEPS"]
 
 #: Mouse moves between the source and the target (pointer-event libraries need more than one).
 DRAG_STEPS = 10
+#: How far along the move, across the target, the drag ends (0.5: its middle).
+DROP_AT = 0.75
 #: Milliseconds the watch and the dispatch scripts may take.
 SCRIPT_TIMEOUT_MS = 2000
 
@@ -53,7 +57,8 @@ async def drag(tab: Tab, source: Locator, target: Locator, *, timeout_ms: float)
     with contextlib.suppress(PlaywrightError):  # no watch: the drag is only not checked
         watched = await on_element(tab.worlds, source, script("drag_watch"), timeout_ms=SCRIPT_TIMEOUT_MS)
     try:
-        await source.drag_to(target, steps=DRAG_STEPS, timeout=timeout_ms)
+        await source.drag_to(target, steps=DRAG_STEPS, timeout=timeout_ms,
+                             target_position=await _drop_point(source, target, timeout_ms))
     finally:
         seen = None
         if frame is not None and watched is not None:
@@ -70,6 +75,23 @@ async def drag(tab: Tab, source: Locator, target: Locator, *, timeout_ms: float)
         return None
     return (f"The mouse drag did not start the page's HTML5 drag; dispatched dragstart … dragend with one "
             f"DataTransfer instead: {_OUTCOME.get(outcome, outcome)}.")
+
+
+async def _drop_point(source: Locator, target: Locator, timeout_ms: float) -> Position | None:
+    """Where on ``target`` the drag ends (CSS px from its top left): past its middle, :data:`DROP_AT` of the way
+    along the move, so a sortable list puts the source where the target was (it swaps an item once the pointer
+    passes the item's middle); ``None`` (the middle) when a box cannot be read."""
+    try:
+        a, b = await asyncio.gather(source.bounding_box(timeout=timeout_ms), target.bounding_box(timeout=timeout_ms))
+    except PlaywrightError:
+        return None
+    if not a or not b:
+        return None
+    dx = (b["x"] + b["width"] / 2) - (a["x"] + a["width"] / 2)
+    dy = (b["y"] + b["height"] / 2) - (a["y"] + a["height"] / 2)
+    if abs(dy) >= abs(dx):
+        return Position(x=b["width"] / 2, y=b["height"] * (DROP_AT if dy > 0 else 1 - DROP_AT))
+    return Position(x=b["width"] * (DROP_AT if dx > 0 else 1 - DROP_AT), y=b["height"] / 2)
 
 
 class Hit:

@@ -5,7 +5,8 @@
  *   operable(win) -> {why, handleName, hint, classStates, slider}
  *   why(e, tag, cs, parentCursor, attrs, listened, delegated) -> '' | 'onclick' | 'tabindex' | 'draggable' |
  *     'cursor' | 'listener' | 'delegated' | 'root' ('root': listened to, but too large to be one control: a
- *     container whose listener serves the icons inside it, which are then 'delegated')
+ *     container whose listener serves the icons inside it, which are then 'delegated'; so is a plain list
+ *     item, no control inside, whose list is listened to: a jQuery UI sortable's)
  *     attrs: {onclick, tabindex, draggable} from the walker's attribute scan; listened: a WeakSet of elements
  *     with click, mouse, pointer or touch listeners (CDP DOMDebugger.getEventListeners; browser/listeners.py);
  *     delegated: the walk is inside a 'root'
@@ -120,6 +121,10 @@
       if (cs.cursor === 'pointer' && parentCursor !== 'pointer') return 'cursor';
       if (heard) return 'listener';
       if (delegated && iconLike(e)) return 'delegated';
+      /* an item of a list whose own listener serves its items (a jQuery UI sortable, a delegated menu) */
+      const up = e.parentElement;
+      if (tag === 'li' && listened && up && listened.has(up) && small(e) &&
+          !e.querySelector('a[href], button, input, select, textarea, [role], [tabindex]')) return 'delegated';
       return '';
     },
     label(e) {
@@ -268,12 +273,12 @@
     },
     slider(e) {
       const cls = (e.getAttribute('class') || '').toLowerCase();
-      if (cls.indexOf('handle') < 0 && cls.indexOf('thumb') < 0 && cls.indexOf('knob') < 0) return '';
+      if ((cls.indexOf('handle') < 0 && cls.indexOf('thumb') < 0 && cls.indexOf('knob') < 0) ||
+          cls.indexOf('sortable') >= 0) return '';   /* a sortable's item (ui-sortable-handle) is no slider's */
+      const onTrack = (n) => /slider|range|track/i.test(n.getAttribute('class') || '');
       let track = e.parentElement;
-      for (let k = 0; track && k < 3 && !/slider|range|track/i.test(track.getAttribute('class') || ''); k++) {
-        track = track.parentElement;
-      }
-      if (!track) return '';
+      for (let k = 0; track && k < 3 && !onTrack(track); k++) track = track.parentElement;
+      if (!track || !onTrack(track)) return '';
       const t = track.getBoundingClientRect();
       const h = e.getBoundingClientRect();
       if (t.width <= 0 && t.height <= 0) return '';
