@@ -79,7 +79,8 @@ async def test_a_page_that_changes_by_itself_still_settles(site: str) -> None:
 
 async def test_a_native_select_settles_quickly_but_keeps_what_its_change_caused(site: str) -> None:
     """A native select ends its settle as typing does, a frame after its change handler's DOM change; a change
-    that starts a request is still waited for, so the record has what the handler wrote and what the save said."""
+    that starts a request or sends a WebSocket frame is still waited for, so the record has what the handler
+    wrote, what the save said and what the socket answered."""
     async with mcp_session() as s:
         await call_text(s, "browser_navigate", url=f"{site}/actions/latency/timer.html")
         record = await call_text(s, "browser_select_option", target="#choice", values=["Fast"])
@@ -87,6 +88,12 @@ async def test_a_native_select_settles_quickly_but_keeps_what_its_change_caused(
         await call_text(s, "browser_navigate", url=f"{site}/actions/latency/toast.html")
         record = await call_text(s, "browser_select_option", target="#choice", values=["Dark"])
         assert "Theme: Dark" in record, record  # shown once the save (80 ms) answered
+        # a change that sends on an open WebSocket waits for the answer (the page's heartbeat frames aside)
+        await call_text(s, "browser_navigate", url=f"{site}/actions/latency/websocket.html?delay=60")
+        await call_text(s, "browser_wait_for", text="Heartbeats: 2")
+        for channel in ("Random", "Help"):
+            record = await call_text(s, "browser_select_option", target="#choice", values=[channel])
+            assert f"Reply: joined {channel}" in record, record
 
 
 async def test_an_open_websocket_is_named_once_per_document(site: str) -> None:

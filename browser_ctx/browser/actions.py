@@ -67,7 +67,7 @@ from .journal import drain as drain_journal
 from .labels import keep_typed_value
 from .reading import walk_for_record, walk_tab
 from .session import BrowserSession, Tab
-from .settle import PROBE_TIMEOUT_S, SYNC_TIMEOUT_S, Settling, look
+from .settle import PROBE_TIMEOUT_S, SYNC_TIMEOUT_S, Settling, look, sent_counts
 from .traffic import Traffic
 
 __all__ = ["Watch", "perform", "action_error", "ensure_open", "DELTA_MAX_TOKENS",
@@ -123,6 +123,7 @@ class Watch(Settling):
     _traffic: Traffic = field(default_factory=Traffic)
     _last_net: float = 0.0
     _events0: dict[str, int] = field(default_factory=dict)
+    _sent0: dict[str, int] = field(default_factory=dict)
     _popups: list[_PageWatch] = field(default_factory=list)
     _downloads: list[Download] = field(default_factory=list)
     _console_mark: dict[int, int] = field(default_factory=dict)
@@ -453,6 +454,7 @@ async def perform(call_session: BrowserSession, tab: Tab, settings: Settings, ac
                   view_tokens=cap)
     await watch.start(action, prepare)
     watch._act_start = watch._now()
+    watch._sent0 = sent_counts(tab.events.records())  # frames a socket's own timer sends before the act are not its
     try:
         note = await act()
     except BaseException:

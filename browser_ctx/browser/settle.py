@@ -32,8 +32,8 @@ if TYPE_CHECKING:
     from ..settings import ActionSettings, Settings
     from .session import Tab
 
-__all__ = ["Look", "look", "next_look_ms", "streams", "stream_counts", "untold", "Settling", "SETTLE_POLL_MS",
-           "PROBE_TIMEOUT_S", "SYNC_TIMEOUT_S"]
+__all__ = ["Look", "look", "next_look_ms", "streams", "stream_counts", "sent_counts", "untold", "Settling",
+           "SETTLE_POLL_MS", "PROBE_TIMEOUT_S", "SYNC_TIMEOUT_S"]
 
 #: The shortest wait (ms) between two looks at the network and the DOM while settling.
 SETTLE_POLL_MS = 50
@@ -119,6 +119,12 @@ def stream_counts(records: list[RequestRecord]) -> dict[str, tuple[str, int]]:
             for rec in records if rec.resource_type in LONG_LIVED and rec.socket is not None}
 
 
+def sent_counts(records: list[RequestRecord]) -> dict[str, int]:
+    """From a tab's capture records: WebSocket request id -> frames the page has sent on it so far."""
+    return {rec.request_id: rec.socket.sent for rec in records
+            if rec.resource_type in LONG_LIVED and rec.socket is not None}
+
+
 def streams(traffic: Traffic, now: dict[str, tuple[str, int]], before: dict[str, int]) -> dict[str, str]:
     """The long-lived traffic seen since the action started: what it is (``WebSocket <url>``, ``EventSource
     <url>``, ``polling <url>``) -> how a record says it (with what came while settling); empty when none.
@@ -153,6 +159,7 @@ class Settling:
     _traffic: Traffic
     _last_net: float
     _events0: dict[str, int]
+    _sent0: dict[str, int]
     _doc_changed: bool
     _origin: float | None
     _popups: list[Any]
@@ -195,10 +202,12 @@ class Settling:
         return self._elsewhere(seen) or seen.last is None or seen.last != self._last0
 
     async def _no_requests(self) -> bool:
-        """Whether the action started no request and no stream (the capture synced first)."""
+        """Whether the action started no request and no stream, and sent no frame on an open one (its answer
+        would come later); the capture synced first."""
         await self.tab.events.sync(timeout=SYNC_TIMEOUT_S)
         self._read_network()
-        return not (self._traffic.activity or self._traffic.long_lived)
+        sent = any(n > self._sent0.get(rid, 0) for rid, n in sent_counts(self.tab.events.records()).items())
+        return not (self._traffic.activity or self._traffic.long_lived or sent)
 
     async def _quick_end(self, seen: Look) -> bool:
         """Whether a quick action ends at its first look ``seen``: it changed nothing the look could see

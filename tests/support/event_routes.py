@@ -9,7 +9,8 @@ Importing this module registers them in :data:`tests.support.site.ROUTES`:
 - ``/events/api/data``: JSON without CORS headers (fetched cross-origin, so it fails CORS);
 - ``/events/api/redirect?n=N``: a chain of N 302 redirects ending in JSON;
 - ``/events/api/stream``: an EventSource stream that never closes (a tick every 100 ms);
-- ``/events/ws``: a WebSocket echo server (minimal RFC 6455, stdlib only);
+- ``/events/ws``: a WebSocket echo server (minimal RFC 6455, stdlib only; ``?delay=MS`` answers each message
+  that much later);
 - ``/events/secrets.html``: the secrets page, served with ``Set-Cookie: sid=SECRET_A_7wK2pX9d``;
 - ``/events/api/echo``: echoes its query, ``Authorization`` and ``X-Api-Key`` as JSON (any method;
   every path asked for is appended to :data:`ECHO_PATHS`);
@@ -182,6 +183,8 @@ def _read_exact(rfile, n: int) -> bytes:  # noqa: ANN001 - a socket file
 
 def _ws_echo(h: BaseHTTPRequestHandler) -> None:
     _nodelay(h)
+    delay = parse_qs(urlsplit(h.path).query).get("delay", ["0"])[0]
+    delay_s = min(2000, int(delay) if delay.isdigit() else 0) / 1000
     key = h.headers.get("Sec-WebSocket-Key", "")
     accept = base64.b64encode(hashlib.sha1((key + _WS_GUID).encode()).digest()).decode()
     h.wfile.write(("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
@@ -205,6 +208,7 @@ def _ws_echo(h: BaseHTTPRequestHandler) -> None:
             if opcode == 9:
                 h.wfile.write(_ws_frame(10, payload))
             elif opcode in (1, 2):
+                time.sleep(delay_s)
                 out = payload.replace(b"ping", b"echo", 1) if opcode == 1 else payload
                 h.wfile.write(_ws_frame(opcode, out))
     except (ConnectionError, OSError, ValueError):
