@@ -1,5 +1,5 @@
 """Settling's pure parts (``browser/settle.py``): the next look is never sooner than an end could be reached,
-and a stream is named once per document."""
+a stream is named once per document, and a frame an action sends on an open socket is told from a heartbeat's."""
 
 from __future__ import annotations
 
@@ -7,8 +7,9 @@ from types import SimpleNamespace
 from typing import cast
 
 from browser_ctx.browser.session import Tab
-from browser_ctx.browser.settle import SETTLE_POLL_MS, next_look_ms, streams, untold
+from browser_ctx.browser.settle import SETTLE_POLL_MS, next_look_ms, sent_counts, sent_new, streams, untold
 from browser_ctx.browser.traffic import Traffic
+from browser_ctx.core.network import RequestRecord, SocketInfo
 from browser_ctx.settings import ActionSettings
 
 LIMITS = ActionSettings(quiet_ms=150, max_ms=5000, stream_ms=1000)
@@ -59,3 +60,24 @@ def test_a_stream_is_named_once_per_document():
     assert untold(tab, 2.0, seen) == list(seen.values())  # a new document: named again
     other = cast(Tab, SimpleNamespace(streams_told=set(), streams_document=None))
     assert untold(other, 1.0, seen) == list(seen.values())  # another tab
+
+
+def _socket(*frames: tuple[str, str]) -> RequestRecord:
+    rec = RequestRecord(index=1, request_id="ws1", url="ws://h/ws", resource_type="websocket", socket=SocketInfo())
+    for direction, text in frames:
+        assert rec.socket is not None
+        rec.socket.add(direction, text)
+    return rec
+
+
+def test_a_frame_the_action_sent_keeps_it_waiting_but_a_heartbeat_does_not():
+    rec = _socket(("↑", "ping beat 40"), ("↓", "echo beat 40"))
+    before = sent_counts([rec])
+    assert not sent_new([rec], before)  # nothing sent since
+    assert rec.socket is not None
+    rec.socket.add("↑", "ping beat 41")
+    assert not sent_new([rec], before)  # one more of a kind sent before: the page's own timer
+    rec.socket.add("↑", "ping joined Random")
+    assert sent_new([rec], before)  # a new kind: the action's, whose answer is still to come
+    opened = _socket()  # a socket that had sent nothing before the action
+    assert sent_new([_socket(("↑", "hello"))], sent_counts([opened]))

@@ -123,7 +123,7 @@ class Watch(Settling):
     _traffic: Traffic = field(default_factory=Traffic)
     _last_net: float = 0.0
     _events0: dict[str, int] = field(default_factory=dict)
-    _sent0: dict[str, int] = field(default_factory=dict)
+    _sent0: dict[str, tuple[int, frozenset[str]]] = field(default_factory=dict)
     _popups: list[_PageWatch] = field(default_factory=list)
     _downloads: list[Download] = field(default_factory=list)
     _console_mark: dict[int, int] = field(default_factory=dict)

@@ -18,6 +18,7 @@ Times are milliseconds unless a name says ``_s``.
 from __future__ import annotations
 
 import asyncio
+import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -32,7 +33,7 @@ if TYPE_CHECKING:
     from ..settings import ActionSettings, Settings
     from .session import Tab
 
-__all__ = ["Look", "look", "next_look_ms", "streams", "stream_counts", "sent_counts", "untold", "Settling",
+__all__ = ["Look", "look", "next_look_ms", "streams", "stream_counts", "sent_counts", "sent_new", "untold", "Settling",
            "SETTLE_POLL_MS", "PROBE_TIMEOUT_S", "SYNC_TIMEOUT_S"]
 
 #: The shortest wait (ms) between two looks at the network and the DOM while settling.
@@ -119,10 +120,28 @@ def stream_counts(records: list[RequestRecord]) -> dict[str, tuple[str, int]]:
             for rec in records if rec.resource_type in LONG_LIVED and rec.socket is not None}
 
 
-def sent_counts(records: list[RequestRecord]) -> dict[str, int]:
-    """From a tab's capture records: WebSocket request id -> frames the page has sent on it so far."""
-    return {rec.request_id: rec.socket.sent for rec in records
-            if rec.resource_type in LONG_LIVED and rec.socket is not None}
+def sent_counts(records: list[RequestRecord]) -> dict[str, tuple[int, frozenset[str]]]:
+    """From a tab's capture records: WebSocket request id -> (frames the page has sent on it so far, the shapes
+    of the last few: their text with digits masked, :func:`_frame_shape`)."""
+    return {rec.request_id: (rec.socket.sent, frozenset(_frame_shape(t) for d, t in rec.socket.last if d == "↑"))
+            for rec in records if rec.resource_type in LONG_LIVED and rec.socket is not None}
+
+
+def _frame_shape(text: str) -> str:
+    return re.sub(r"\d+", "#", text)[:80]
+
+
+def sent_new(records: list[RequestRecord], before: dict[str, tuple[int, frozenset[str]]]) -> bool:
+    """Whether the page sent a frame on an open socket since ``before`` (:func:`sent_counts`) that is not one
+    more of a kind it sent before (a heartbeat's ``ping beat 41`` after ``ping beat 40``)."""
+    for rec in records:
+        if rec.resource_type not in LONG_LIVED or rec.socket is None:
+            continue
+        n0, shapes = before.get(rec.request_id, (0, frozenset()))
+        k = rec.socket.sent - n0
+        if k > 0 and any(_frame_shape(t) not in shapes for t in [t for d, t in rec.socket.last if d == "↑"][-k:]):
+            return True
+    return False
 
 
 def streams(traffic: Traffic, now: dict[str, tuple[str, int]], before: dict[str, int]) -> dict[str, str]:
@@ -159,7 +178,7 @@ class Settling:
     _traffic: Traffic
     _last_net: float
     _events0: dict[str, int]
-    _sent0: dict[str, int]
+    _sent0: dict[str, tuple[int, frozenset[str]]]
     _doc_changed: bool
     _origin: float | None
     _popups: list[Any]
@@ -202,12 +221,12 @@ class Settling:
         return self._elsewhere(seen) or seen.last is None or seen.last != self._last0
 
     async def _no_requests(self) -> bool:
-        """Whether the action started no request and no stream, and sent no frame on an open one (its answer
-        would come later); the capture synced first."""
+        """Whether the action started no request and no stream, and sent no new kind of frame on an open one (its
+        answer would come later: :func:`sent_new`); the capture synced first."""
         await self.tab.events.sync(timeout=SYNC_TIMEOUT_S)
         self._read_network()
-        sent = any(n > self._sent0.get(rid, 0) for rid, n in sent_counts(self.tab.events.records()).items())
-        return not (self._traffic.activity or self._traffic.long_lived or sent)
+        return not (self._traffic.activity or self._traffic.long_lived
+                    or sent_new(self.tab.events.records(), self._sent0))
 
     async def _quick_end(self, seen: Look) -> bool:
         """Whether a quick action ends at its first look ``seen``: it changed nothing the look could see
