@@ -94,3 +94,30 @@ async def test_a_document_without_click_listeners_sends_no_empty_keep_and_forget
         snap = await call("browser_snapshot", {"force": True})
         assert "Like this" in snap and not re.search(r'clickable "Like this"', snap), snap
         assert keeps() == 1, "the listener went: the walk forgets the kept set without a call"
+
+
+async def test_a_new_documents_first_read_neither_fails_on_the_old_world_nor_asks_for_the_new_one(site, sent,
+                                                                                             monkeypatch):
+    """The page session's context events keep the isolated world's context current across documents."""
+    failed: list[str] = []
+    send = CDPSession.send  # the fixture's counting wrapper
+
+    async def noted(self: CDPSession, method: str, params: dict | None = None) -> dict:
+        try:
+            return await send(self, method, params)
+        except Exception as exc:
+            failed.append(f"{method}: {exc}")
+            raise
+
+    monkeypatch.setattr(CDPSession, "send", noted)
+    async with in_process() as run:
+        call = run.call
+        await call("browser_navigate", {"url": f"{site}/article.html"})
+        await call("browser_snapshot", {})
+        for page, heading in (("semantics/states.html", "h1 Profile"), ("article.html", "Headings")):
+            del sent[:], failed[:]
+            card = await call("browser_navigate", {"url": f"{site}/{page}"})
+            assert heading in card, card
+            methods = [m for m, _, _ in sent]
+            assert "Page.createIsolatedWorld" not in methods, methods
+            assert not [f for f in failed if f.startswith("Runtime.callFunctionOn")], failed

@@ -59,14 +59,31 @@ _NAVIGATED = "Execution context was destroyed, most likely because of a navigati
 
 class _Session:
     """One CDP session (the page's, or an out-of-process iframe's) and its frames' isolated-world contexts,
-    as last asked for (a context dies with its document: a call that finds it gone asks again). Closed when a
+    as last asked for or reported (a context dies with its document: a call that finds it gone asks again). While
+    someone holds ``Runtime`` on the session (the capture does), its context events keep them current, so the
+    first call into a new document neither fails on the old context nor asks for the new one. Closed when a
     call found it closed or the tab's :class:`.page_cdp.PageCDP` no longer has it."""
 
-    def __init__(self, cdp: CDPSession, owner: PageCDP) -> None:
+    def __init__(self, cdp: CDPSession, owner: PageCDP, world: str = "") -> None:
         self.cdp = cdp
         self.contexts: dict[str, int] = {}  # CDP frame id -> execution context id of the utility world
         self._owner = owner
         self._dead = False
+        self._world = world
+        cdp.on("Runtime.executionContextCreated", self._created)
+        cdp.on("Runtime.executionContextDestroyed", self._destroyed)
+        cdp.on("Runtime.executionContextsCleared", lambda _e: self.contexts.clear())
+
+    def _created(self, event: dict[str, Any]) -> None:
+        context = event.get("context") or {}
+        frame_id = (context.get("auxData") or {}).get("frameId")
+        if self._world and context.get("name") == self._world and frame_id and isinstance(context.get("id"), int):
+            self.contexts[str(frame_id)] = context["id"]
+
+    def _destroyed(self, event: dict[str, Any]) -> None:
+        gone = event.get("executionContextId")
+        for frame_id in [f for f, c in self.contexts.items() if c == gone]:
+            del self.contexts[frame_id]
 
     @property
     def closed(self) -> bool:
@@ -152,7 +169,7 @@ class WorldSessions:
             if not names or not await self._pin_engine_usable():
                 return None
             self._world_name = names[0]
-        return _Session(cdp, self._cdp)
+        return _Session(cdp, self._cdp, self._world_name)
 
     def _utility_worlds(self) -> list[str]:
         return sorted(n for n in self._cdp.context_names() if n.startswith(UTILITY_WORLD_PREFIX))
