@@ -44,7 +44,7 @@ CLIENT_REDIRECT_WATCH_MS = 2_000
 #: … and when none does (an app bundle may still move it; most pages stay): the cost every navigation pays. A
 #: page that asks to go elsewhere meanwhile (CDP ``Page.frameRequestedNavigation``: ``location`` set from a
 #: load handler or a timer of its own) is then watched for :data:`CLIENT_REDIRECT_WATCH_MS` ms from that moment.
-QUIET_WATCH_MS = 30
+QUIET_WATCH_MS = 15
 #: The most client-side hops (meta refresh, script) a navigation follows; the chain stops there.
 MAX_CLIENT_HOPS = 5
 #: The longest wait (ms) for the ``load`` event of the page a client redirect led to.
