@@ -140,7 +140,10 @@ async def navigate(call: ToolCall) -> Rendered:
     bound = collect_chars(call.budget.tokens, call.budget.chars)
 
     async def card_read() -> PageWalk:  # with Chromium's names: a snapshot called next reads this walk
-        return await reading.walk_tab_page(tab, call.settings, bound)
+        # the capture's sync (what the load logged) goes beside it: after the walk it would queue behind the
+        # walk's letting go of its accessibility tree
+        walk, _ = await asyncio.gather(reading.walk_tab_page(tab, call.settings, bound), tab.events.sync())
+        return walk
 
     nav = await navigation.navigate(tab, url, call.settings, call.session.dialogs, read=card_read)
     for attempt in range(4):  # the page moved on while we read it: follow it, then read where it went
@@ -157,10 +160,7 @@ async def navigate(call: ToolCall) -> Rendered:
     nav = replace(nav, title=read.title or nav.title)
     tab.card_walk = (bound, _calls(call), read) if read.version is not None and not read.loading else None
     _say_partial(call, read)
-    # count what Chromium has already sent (never raises: returns False when it cannot), beside the outline
-    synced = asyncio.ensure_future(tab.events.sync())
     page_outline = outline(read.doc)
-    await synced
     summary = tab.events.load_summary()
     card = render_card(url=nav.url, status=nav.status, title=nav.title, outline=page_outline,
                        console_errors=summary.get("consoleErrors", 0),
