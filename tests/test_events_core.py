@@ -6,7 +6,7 @@ import json
 import re
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from browser_ctx import InvalidArgument
@@ -214,6 +214,24 @@ def test_buffer_evicts_other_levels_before_errors():
         buf.add(ConsoleEntry("info", word, len(word)), 2.0 + i)
     assert err in buf.entries() and [e.text for e in buf.entries()] == ["boom", "gamma", "delta"]
     assert buf.evicted_entries == 2 and buf.evicted_messages == 2
+
+
+@given(st.lists(st.tuples(st.sampled_from(["error", "info", "warning"]), st.sampled_from("abcdefgh")),
+                max_size=60))
+@settings(deadline=None)  # the first add loads the token ranks
+def test_buffer_evicts_the_least_recently_seen_other_level_first_else_the_least_recently_seen(adds):
+    """Against a model: recency moves with each repeat; errors go only when nothing else is left."""
+    buf = ConsoleBuffer(max_entries=4)
+    model: list[tuple[str, str]] = []  # (level, word), least recently seen first
+    for n, (level, word) in enumerate(adds):
+        buf.add(ConsoleEntry(level, f"{word} {level}", 7), float(n))
+        key = (level, word)
+        if key in model:
+            model.remove(key)
+        model.append(key)
+        while len(model) > 4:
+            model.remove(next((k for k in model if k[0] != "error"), model[0]))
+        assert sorted((e.level, e.text.split()[0]) for e in buf.entries()) == sorted(model)
 
 
 def test_buffer_folds_within_a_section_only():

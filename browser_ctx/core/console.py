@@ -123,6 +123,7 @@ class ConsoleBuffer:
     def __init__(self, max_entries: int = 1000) -> None:
         self.max_entries = max(1, max_entries)
         self._entries: OrderedDict[str, ConsoleEntry] = OrderedDict()
+        self._others: OrderedDict[str, None] = OrderedDict()  # keys of the entries that are not errors, as above
         self.seq = 0
         self.total = 0
         self.evicted_entries = 0
@@ -159,6 +160,8 @@ class ConsoleBuffer:
                 held.varies = True
                 held.text, held.full_length = entry.text, entry.full_length
             self._entries.move_to_end(key)
+            if key in self._others:
+                self._others.move_to_end(key)
             return held
         entry.count = count
         entry.varies = entry.varies or varies
@@ -167,11 +170,15 @@ class ConsoleBuffer:
         entry.last_seq = self.seq
         entry.first_time, entry.last_time = first_time, time
         self._entries[key] = entry
+        if entry.level != "error":
+            self._others[key] = None
         while len(self._entries) > self.max_entries:
             # The least recently seen entry that is not an error (errors are what a reader wants kept),
             # else the least recently seen.
-            victim = next((k for k, e in self._entries.items() if e.level != "error"), None)
-            old = self._entries.pop(victim) if victim is not None else self._entries.popitem(last=False)[1]
+            if self._others:
+                old = self._entries.pop(self._others.popitem(last=False)[0])
+            else:
+                old = self._entries.popitem(last=False)[1]
             self.evicted_entries += 1
             self.evicted_messages += old.count
             self.evicted_raw_tokens += old.raw_tokens
@@ -184,6 +191,7 @@ class ConsoleBuffer:
     def clear(self) -> None:
         """Drop every entry (counters are kept)."""
         self._entries.clear()
+        self._others.clear()
 
 
 def raw_tokens(entry: ConsoleEntry) -> int:
