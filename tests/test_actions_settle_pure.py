@@ -3,11 +3,25 @@ a stream is named once per document, and a frame an action sends on an open sock
 
 from __future__ import annotations
 
+import asyncio
+from dataclasses import replace
 from types import SimpleNamespace
 from typing import cast
 
+import pytest
+
+from browser_ctx.browser import settle as settle_mod
 from browser_ctx.browser.session import Tab
-from browser_ctx.browser.settle import SETTLE_POLL_MS, next_look_ms, sent_counts, sent_new, streams, untold
+from browser_ctx.browser.settle import (
+    SETTLE_POLL_MS,
+    Look,
+    Settling,
+    next_look_ms,
+    sent_counts,
+    sent_new,
+    streams,
+    untold,
+)
 from browser_ctx.browser.traffic import Traffic
 from browser_ctx.core.network import RequestRecord, SocketInfo
 from browser_ctx.settings import ActionSettings
@@ -81,3 +95,38 @@ def test_a_frame_the_action_sent_keeps_it_waiting_but_a_heartbeat_does_not():
     assert sent_new([rec], before)  # a new kind: the action's, whose answer is still to come
     opened = _socket()  # a socket that had sent nothing before the action
     assert sent_new([_socket(("↑", "hello"))], sent_counts([opened]))
+
+
+class _Quick(Settling):
+    """A quick settle's first look saw a DOM change; ``later`` is what the look a frame later sees."""
+
+    def __init__(self, later: Look) -> None:
+        self.tab = cast(Tab, SimpleNamespace())
+        self._doc_changed, self._popups, self._windows_asked = False, [], 0
+        self._origin, self._last0, self._walked_early = 1.0, 5.0, None
+        self.later, self.walks = later, 0
+
+    async def _no_requests(self) -> bool:
+        return True
+
+    def _walk_after_early(self):
+        self.walks += 1
+        self.walk = asyncio.ensure_future(asyncio.sleep(0, result=["after"]))
+        return self.walk
+
+
+@pytest.mark.anyio
+async def test_a_quick_settle_keeps_the_walk_it_began_only_when_nothing_changed_during_the_frame(monkeypatch):
+    first = Look(origin=1.0, dom_quiet=2.0, layout_quiet=100.0, loaded=True, last=9.0)
+
+    async def later_look(tab):
+        return settling.later
+
+    monkeypatch.setattr(settle_mod, "look", later_look)
+    settling = _Quick(first)  # a frame later: the same last mutation
+    assert await settling._quick_end(first) and settling._walked_early is settling.walk
+    assert await settling._walked_early == ["after"]
+
+    settling = _Quick(replace(first, last=15.0, dom_quiet=1.0))  # it changed again during the frame
+    assert not await settling._quick_end(first)
+    assert settling.walks == 1 and settling._walked_early is None and settling.walk.done()
