@@ -224,8 +224,8 @@ class Settling:
 
     async def _no_requests(self) -> bool:
         """Whether the action started no request and no stream, and sent no new kind of frame on an open one (its
-        answer would come later: :func:`sent_new`); the capture synced first."""
-        await self.tab.events.sync(timeout=SYNC_TIMEOUT_S)
+        answer would come later: :func:`sent_new`); the capture synced first (:meth:`settle` syncs it beside a
+        quick action's first look)."""
         self._read_network()
         return not (self._traffic.activity or self._traffic.long_lived
                     or sent_new(self.tab.events.records(), self._sent0))
@@ -273,9 +273,12 @@ class Settling:
             await asyncio.sleep(quiet / 1000)
         while True:
             elapsed = (self._now() - t0) * 1000
-            seen = await look(self.tab)
-            if first and await self._quick_end(seen):
-                break
+            if first:
+                seen, _ = await asyncio.gather(look(self.tab), self.tab.events.sync(timeout=SYNC_TIMEOUT_S))
+                if await self._quick_end(seen):
+                    break
+            else:
+                seen = await look(self.tab)
             first = False
             if seen.origin is not None and self._origin is not None and seen.origin != self._origin:
                 self._doc_changed = True
