@@ -68,6 +68,7 @@ from .labels import keep_typed_value
 from .reading import walk_for_record, walk_tab
 from .session import BrowserSession, Tab
 from .settle import PROBE_TIMEOUT_S, SYNC_TIMEOUT_S, Settling, look, sent_counts
+from .targets import prime_locators
 from .traffic import Traffic
 
 __all__ = ["Watch", "perform", "action_error", "ensure_open", "DELTA_MAX_TOKENS",
@@ -429,6 +430,7 @@ class Watch(Settling):
             walk = await walk_tab(self.tab, self.settings)
         except BrowserCtxError:  # navigating again or busy: no card
             return None
+        prime_locators(self.tab)
         card = render_card(url=self.tab.page.url, status=None, title=self.record.title_after,
                            outline=outline(walk.doc))
         lines = [ln for ln in card.splitlines() if not ln.startswith(("Page:", "Load:"))]

@@ -7,6 +7,7 @@ Owned by :class:`~browser_ctx.browser.session.BrowserSession`; plain state, exce
 
 from __future__ import annotations
 
+import asyncio
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
@@ -89,6 +90,10 @@ class Tab:
     #: The walk of a navigation's card (with Chromium's names), its bound (characters) and the session's call
     #: count when it was made: a snapshot called next reads it when the page version has not changed since.
     card_walk: tuple[int, int, PageWalk] | None = None
+    #: The document (timeOrigin) whose locator machinery was set up ahead of the first action
+    #: (:func:`.targets.prime_locators`), and that call while it runs.
+    primed_document: str = ""
+    priming: asyncio.Future[None] | None = None
     #: Shapes of the lines that changed by themselves on the current document (a clock, a countdown: seen changing
     #: between two walks with no action of ours between, :mod:`.drift`), left out of its records; how
     #: often each shape was seen so; and the document they are of.

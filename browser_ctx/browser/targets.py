@@ -10,6 +10,9 @@ Refs are never reused, so a stale ref matches nothing instead of another element
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Locator
 from playwright.async_api import TimeoutError as PlaywrightTimeout
@@ -21,8 +24,8 @@ from .scripts import bundle, script
 from .session import Tab
 from .walk import walk_locator
 
-__all__ = ["locator_for", "describe_element", "describe_matches", "resolve_one", "stale_ref", "missing_ref",
-           "DESCRIBE_MATCHES", "SCAN_MATCHES"]
+__all__ = ["locator_for", "prime_locators", "describe_element", "describe_matches", "resolve_one", "stale_ref",
+           "missing_ref", "DESCRIBE_MATCHES", "SCAN_MATCHES"]
 
 #: How many matches a "several elements" error describes.
 DESCRIBE_MATCHES = 3
@@ -74,6 +77,25 @@ def locator_for(tab: Tab, target: str) -> Locator:
         raise stale_ref(target, "its frame is gone")
     engine = refs.MAIN_REF_ENGINE_NAME if tab.worlds.isolated is False else refs.REF_ENGINE_NAME
     return frame.locator(f"{engine}={target}")
+
+
+def prime_locators(tab: Tab, version: str | None = None) -> None:
+    """Have Playwright set up its locator machinery in the main frame's current document (page ``version``;
+    ``None``: read it), in the background: it builds its injected script in a document on the first locator call
+    there (about 20 ms of the renderer's time), which the first action on the page would otherwise wait for. Once
+    per document; what it raises is dropped (the page moved on or closed)."""
+    if not tab.page.is_closed():
+        tab.priming = asyncio.ensure_future(_prime(tab, version))
+
+
+async def _prime(tab: Tab, version: str | None) -> None:
+    with contextlib.suppress(PlaywrightError, BrowserCtxError):
+        if version is None:
+            version = await refs.page_version(tab.page, worlds=tab.worlds)
+        document = (version or "").split(":", 1)[0]
+        if document and tab.primed_document != document:
+            tab.primed_document = document
+            await locator_for(tab, "e1").count()
 
 
 async def describe_element(locator: Locator, tab: Tab | None = None, ref: str | None = None) -> str:

@@ -17,6 +17,7 @@ from ...browser import emulation, journal, navigation, reading, redirects
 from ...browser.refs import page_version
 from ...browser.session import Tab
 from ...browser.settle import look
+from ...browser.targets import prime_locators
 from ...browser.walk import PageWalk, Walk
 from ...core.capping import PARTIAL_KEY, collect_chars, partial_fields, partial_note
 from ...core.fingerprint import PAGE_META_KEY, page_fingerprint
@@ -158,6 +159,7 @@ async def navigate(call: ToolCall) -> Rendered:
             break
         nav = await redirects.follow_client_redirect(tab, replace(nav, read=None), call.settings)
     nav = replace(nav, title=read.title or nav.title)
+    prime_locators(tab, read.version)
     tab.card_walk = (bound, _calls(call), read) if read.version is not None and not read.loading else None
     _say_partial(call, read)
     page_outline = outline(read.doc)
@@ -208,6 +210,7 @@ async def snapshot(call: ToolCall) -> Rendered:
         finally:
             await probe
         reading.remember(tab, bound, read)
+        prime_locators(tab, read.version)
         title = read.title
         fit = max(1, call.budget.tokens - SNAPSHOT_RESERVE_TOKENS)
         text = await _off_loop(lambda: render_snapshot(read.doc, title=title, url=page.url, max_tokens=fit,
