@@ -61,7 +61,7 @@ async def _keys_in(locator: Locator, text: str, mode: str, slowly: bool, timeout
 
 
 async def type_into(worlds: Worlds | None, locator: Locator, text: str, *, label: str, slowly: bool,
-                    timeout_ms: float, mode: str = "replace") -> str | None:
+                    timeout_ms: float, mode: str = "replace", state: WidgetState | None = None) -> str | None:
     """Type ``text`` into ``locator``'s element; return a note for the record, or ``None``. ``worlds``: the
     locator's tab's, where its state is read (``None``: the main world).
 
@@ -71,14 +71,14 @@ async def type_into(worlds: Worlds | None, locator: Locator, text: str, *, label
     hidden textarea) is clicked, its text selected and typed over with the keyboard, and the note says so.
     ``mode`` (:data:`TYPE_MODES`): ``replace`` (default; the note says how many characters it replaced),
     ``append`` (after the text it holds) or ``insert`` (at the caret) for text fields, contenteditables and
-    code editors.
+    code editors. ``state``: the element's :func:`.choose.widget_state`, when already read (else read here).
 
     Raises:
         SelectorError: the field is readonly or disabled (named), or a widget has no such option.
         InvalidArgument: a date/time value that is not valid or is ambiguous.
         playwright.async_api.Error: Playwright failed to act (callers translate it).
     """
-    state = await widget_state(worlds, locator)
+    state = state or await widget_state(worlds, locator)
     if state.kind in ("text", "date", "editable", "combobox") or state.tag in ("input", "textarea"):
         _refuse(state, label, "type into")
     if state.kind in ("select", "listbox") or (state.kind == "combobox" and not state.editable):

@@ -76,7 +76,10 @@ def locator_for(tab: Tab, target: str) -> Locator:
     if frame is None or frame.is_detached():
         raise stale_ref(target, "its frame is gone")
     engine = refs.MAIN_REF_ENGINE_NAME if tab.worlds.isolated is False else refs.REF_ENGINE_NAME
-    return frame.locator(f"{engine}={target}")
+    locator = frame.locator(f"{engine}={target}")
+    if frame is tab.page.main_frame:
+        tab.worlds.know_ref(locator, int(target.rpartition("e")[2]))
+    return locator
 
 
 def prime_locators(tab: Tab, version: str | None = None) -> None:

@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import json
 import secrets
+import weakref
 from typing import TYPE_CHECKING, Any
 
 from playwright.async_api import Error as PlaywrightError
@@ -45,10 +46,14 @@ CONTEXT_POLL_S = 0.01
 CALL_ATTEMPTS = 3
 
 #: Runs a script with its arguments, an element taken from the pins put in at ``at`` (an argument's index, or
-#: ``"root"`` for the first argument's ``root`` key). Arguments: the script, its arguments, the pin key, ``at``.
+#: ``"root"`` for the first argument's ``root`` key); a key ``ref:N`` takes the element the walker registered as
+#: ref ``eN`` in this document instead. Arguments: the script, its arguments, the key, ``at``.
 _CALL = ("((f, args, key, at) => {"
-         " if (key) { const pins = globalThis.__browserCtxPins; const el = pins && pins.get(key);"
-         " if (pins) pins.delete(key);"
+         " if (key) { let el;"
+         " if (key.startsWith('ref:')) { const bc = globalThis.__browserCtx;"
+         " const w = bc && bc.refs && bc.refs.get(Number(key.slice(4))); el = w && w.deref();"
+         " if (el && el.ownerDocument !== document) el = null; }"
+         " else { const pins = globalThis.__browserCtxPins; el = pins && pins.get(key); if (pins) pins.delete(key); }"
          " if (at === 'all') { args.splice(0, 0, Array.isArray(el) ? el : []); return f(...args); }"
          " if (!el || !el.isConnected) throw new Error('Element is not attached to the DOM');"
          " if (at === 'root') args[0] = Object.assign({}, args[0], {root: el}); else args.splice(at, 0, el); }"
@@ -134,6 +139,7 @@ class WorldSessions:
         self._oopif: dict[Frame, _Session | None] = {}
         self._frames: dict[Frame, tuple[_Session, str]] = {}
         self._world_name: str | None = None
+        self._ref_locators: weakref.WeakKeyDictionary[Any, int] = weakref.WeakKeyDictionary()
         self.isolated: bool | None = None
 
 

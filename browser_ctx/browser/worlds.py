@@ -82,6 +82,12 @@ class Worlds(WorldSessions):
             key = await self._pin(root)
         return await self._call(frame, source, [arg], key, "root")
 
+    def know_ref(self, locator: Locator, number: int) -> None:
+        """Note that ``locator`` is the main frame's ref ``e<number>`` (:func:`.targets.locator_for`): on a page
+        of one frame, :meth:`on_element` then takes its element from the walker's registry in one round trip,
+        without waiting (a ref's element is there or never: it raises "Element is not attached to the DOM")."""
+        self._ref_locators[locator] = number
+
     async def on_element(self, target: Locator | ElementHandle, source: str, arg: Any = None, *,
                          timeout_ms: float | None = None) -> Any:
         """Return ``source(element, arg)`` run in the isolated world, for ``target``'s element (a locator's
@@ -94,6 +100,9 @@ class Worlds(WorldSessions):
             if isinstance(target, Locator):
                 return await target.first.evaluate(source, arg, timeout=timeout_ms)
             return await target.evaluate(source, arg)
+        number = self._ref_locators.get(target) if isinstance(target, Locator) else None
+        if number is not None and len(self._page.frames) == 1:  # a ref is there or never: no waiting
+            return await self._call(self._page.main_frame, source, [arg], f"ref:{number}", 0)
         key = secrets.token_hex(8)
         if isinstance(target, Locator) and len(self._page.frames) == 1:
             # one frame: the pin is there; no handle to dispose, no frame to find (two round trips fewer)

@@ -19,11 +19,11 @@ from playwright.async_api import Error as PlaywrightError
 from ..._errors import BrowserCtxError, InvalidArgument, PageError, error_kind, translate
 from ...browser import actions, navigation, refs
 from ...browser.actions import action_error, perform
-from ...browser.choose import choose, widget_state
+from ...browser.choose import WidgetState, choose, widget_state
 from ...browser.fields import FIELD_TYPES, fill_failure, fill_field, type_into
 from ...browser.labels import walked_label
 from ...browser.scripts import script
-from ...browser.targets import describe_element, resolve_one
+from ...browser.targets import describe_element, locator_for, resolve_one
 from ...browser.verify import verify as verify_page
 from ...browser.worlds import Worlds, on_element
 from ...core.record import render_record
@@ -140,8 +140,18 @@ async def type_text(call: ToolCall) -> Rendered:
     text: str = a["text"]
     tab = await _tab(call)
     t = _Target(call, tab, "type into")
-    prepare = await t.early()
+    resolve = await t.early()
     timeout = call.settings.timeouts.action_ms
+    held: list[WidgetState] = []
+
+    async def prepare() -> None:  # a ref's field state is read beside its resolution, with the watch's reads
+        async def state() -> None:
+            held.append(await widget_state(tab.worlds, locator_for(tab, t.target)))
+
+        if resolve is not None:
+            got, _ = await asyncio.gather(resolve(), state(), return_exceptions=True)
+            if isinstance(got, BaseException):
+                raise got
 
     notes: list[str | None] = []
 
@@ -149,7 +159,8 @@ async def type_text(call: ToolCall) -> Rendered:
         locator, label = t.locator, t.label
         try:
             note = await type_into(tab.worlds, locator, text, label=label, slowly=bool(a.get("slowly")),
-                                   timeout_ms=timeout, mode=a.get("mode") or "replace")
+                                   timeout_ms=timeout, mode=a.get("mode") or "replace",
+                                   state=held[0] if held else None)
             notes.append(note)
             if a.get("submit"):
                 if note and note.endswith("with the keyboard."):
@@ -165,12 +176,13 @@ async def type_text(call: ToolCall) -> Rendered:
     async def read_back() -> str | None:  # with the record's other reads, after settling
         if a.get("submit") or (notes and (notes[0] or "").startswith("Now shows:")):
             return None
-        shown.append(await _readback(tab.worlds, t.locator))
+        shown.append(await _readback(tab.worlds, t.locator, ref=refs.is_ref(t.target)))
         return shown[-1]
 
     record = await perform(call.session, tab, call.settings, lambda: f"Typed {len(text)} characters into {t.label}",
                            run, budget=call.budget, also=read_back, quick=not (a.get("submit") or a.get("slowly")),
-                           prepare=prepare, typed=t.target.strip() if refs.is_ref(t.target) else None)
+                           prepare=prepare if resolve else None,
+                           typed=t.target.strip() if refs.is_ref(t.target) else None)
     if not a.get("submit") and not any(n.startswith("Now shows:") for n in record.notes):
         record.readback = shown[0] if shown else None
         if record.readback is not None and record.readback not in ("(filled)", "(empty)") and text.strip() \
@@ -180,10 +192,11 @@ async def type_text(call: ToolCall) -> Rendered:
     return _rendered(tab, render_record(record))
 
 
-async def _readback(worlds: Worlds, locator: Any) -> str | None:
-    """What the element shows now (a password only as ``(filled)``/``(empty)``); ``None`` if unreadable."""
+async def _readback(worlds: Worlds, locator: Any, *, ref: bool = False) -> str | None:
+    """What the element shows now (a password only as ``(filled)``/``(empty)``); ``None`` if unreadable.
+    ``ref``: ``locator`` is a ref's (its element is read at once or not at all)."""
     try:
-        if await locator.count() != 1:
+        if not ref and await locator.count() != 1:
             return None
         state = await widget_state(worlds, locator, READBACK_TIMEOUT_MS)
     except (PlaywrightError, BrowserCtxError):  # gone or busy: the record just has no read-back
