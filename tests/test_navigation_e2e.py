@@ -9,6 +9,7 @@ Served from ``fixtures/navigation/`` on localhost, driven through ``browser-ctx 
 - ``replace-state.html`` changes its URL with ``history.replaceState``: the same document, so no hop;
 - ``late-redirect.html`` sets ``location.href`` 1.5 s after load: still followed (its inline script
   mentions ``location``, so it is watched for 2 s);
+- ``mobile-redirect.html`` sets ``location`` only as it is parsed (a mobile redirect): not watched for 2 s;
 - ``timer-redirect.html`` has no inline script; its external ``timer-redirect.js`` sets ``location.href`` 900 ms
   after load: followed too (a small external script that sets ``location`` on a timer is read).
 """
@@ -17,7 +18,9 @@ from __future__ import annotations
 
 import pytest
 
+from browser_ctx.browser.redirects import BUSY, document_facts
 from tests.support.client import mcp_session, result_text
+from tests.support.inprocess import in_process
 
 pytestmark = [pytest.mark.anyio, pytest.mark.e2e]
 
@@ -101,3 +104,17 @@ async def test_a_finished_chain_or_two_load_alerts_are_not_a_page_gone_wild(site
             text = result_text(nxt)
             assert not nxt.is_error and text.startswith("Page: Still Water"), text
             assert "non-stop" not in text and "scripts were stopped" not in text, (first, text)
+
+
+async def test_only_an_inline_script_that_sets_location_later_makes_a_navigation_watch_long(site: str) -> None:
+    """A script that sets ``location`` as it runs (a mobile redirect) has moved the page by its load or never
+    will: it is not watched for 2 s; one that sets it from a timer is."""
+    async with in_process() as app:
+        await app.call("browser_navigate", {"url": f"{site}/navigation/mobile-redirect.html"})
+        tab = await app.session.current_tab()
+        facts = await document_facts(tab, 5)
+        assert facts is not None and facts is not BUSY and facts.url.endswith("mobile-redirect.html")
+        assert not facts.scripted
+        await tab.page.goto(f"{site}/navigation/late-redirect.html")
+        facts = await document_facts(tab, 5)
+        assert facts is not None and facts.url.endswith("late-redirect.html") and facts.scripted

@@ -84,7 +84,7 @@ async def navigate(tab: Tab, url: str, settings: Settings, dialogs: DialogCenter
     """Load ``url`` in ``tab`` up to ``DOMContentLoaded``, wait briefly for ``load``, then follow the page
     where it goes by itself: a ``<meta http-equiv="refresh">`` of 2 s or less, or a script that changes
     ``location`` within :data:`CLIENT_REDIRECT_WATCH_MS` ms of a page's load (:data:`QUIET_WATCH_MS` ms when
-    no inline script sets ``location``; at most
+    no inline script sets ``location`` beside a timer or a load handler; at most
     :data:`MAX_CLIENT_HOPS` hops). Server redirects (3xx) and client hops are listed in ``chain``;
     ``status`` is the final document's. ``dialogs`` (the session's) lists what opened during the load.
     ``read`` (optional): a read of the page started once the final document has loaded, beside the watch for

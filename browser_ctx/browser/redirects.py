@@ -38,7 +38,8 @@ log = logging.getLogger("browser_ctx")
 CLIENT_REDIRECT_S = 2
 #: After each page of a navigation has loaded, how long (ms) we watch for it to move on by itself (a
 #: script's ``location.replace`` on a timer, a meta refresh added late) before the card describes it,
-#: when one of its inline scripts sets ``location`` (``location.href = …``, ``location.replace(…)``…)…
+#: when one of its inline scripts sets ``location`` (``location.href = …``, ``location.replace(…)``…) and starts a
+#: timer or a load handler…
 CLIENT_REDIRECT_WATCH_MS = 2_000
 #: or a small external script of it sets ``location`` and starts a timer (:meth:`NavigationReasons.timer_redirect`)…
 #: … and when none does (an app bundle may still move it; most pages stay): the cost every navigation pays. A
@@ -239,7 +240,7 @@ class Document(NamedTuple):
     nav_url: str  # the URL the document was loaded from (pushState/replaceState do not change it)
     status: int | None  # the navigation timing entry's responseStatus; None when 0 or unknown
     refresh: float | None  # seconds of a <meta http-equiv=refresh> that moves the page on, or None
-    scripted: bool  # an inline script sets `location`: it may move the page on a timer
+    scripted: bool  # an inline script sets `location` and defers work: it may move the page on a timer
     loaded: bool = False  # document.readyState was "complete"
     small_scripts: int = 0  # scripts loaded from files of a known size up to SCANNED_SCRIPT_BYTES
 
@@ -276,9 +277,9 @@ async def follow_client_redirect(tab: Tab, nav: NavigationResult, settings: Sett
     """Follow the page where it moves by itself after loading.
 
     Each document is watched after its load for :data:`CLIENT_REDIRECT_WATCH_MS` ms when an inline script
-    of it sets ``location``, a small external one sets it on a timer (:meth:`NavigationReasons.timer_redirect`)
-    or the page has asked to go elsewhere (``reasons``), else :data:`QUIET_WATCH_MS` ms,
-    extended when it asks meanwhile (plus the delay of
+    of it sets ``location`` beside a timer or a load handler, a small external one sets it on a timer
+    (:meth:`NavigationReasons.timer_redirect`) or the page has asked to go elsewhere (``reasons``), else
+    :data:`QUIET_WATCH_MS` ms, extended when it asks meanwhile (plus the delay of
     a ``<meta http-equiv=refresh>`` due within :data:`CLIENT_REDIRECT_S` s). A new document (not a
     ``pushState``/``replaceState`` of the same one) adds a :class:`Hop` to ``nav.chain`` ("meta refresh"
     or "script"; ``reasons``, from :class:`NavigationReasons`, names it exactly where it has the URL), at
