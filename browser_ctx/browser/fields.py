@@ -9,15 +9,23 @@ format, before the field is touched. Times are milliseconds.
 
 from __future__ import annotations
 
+import contextlib
+from typing import Any
+
+from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Locator
 
-from .._errors import InvalidArgument, SelectorError
+from .._errors import BrowserCtxError, InvalidArgument, SelectorError
 from ..core.dates import input_value
 from .choose import WidgetState, choose, widget_state
 from .slider import slide
-from .worlds import Worlds
+from .worlds import Worlds, on_element
 
-__all__ = ["fill_field", "fill_failure", "type_into", "FIELD_TYPES"]
+__all__ = ["fill_field", "fill_failure", "type_into", "read_back", "leave_field", "FIELD_TYPES",
+           "READBACK_TIMEOUT_MS"]
+
+#: Milliseconds the read-back of a typed-into element (or the check that a filled field has the focus) may take.
+READBACK_TIMEOUT_MS = 1000
 
 #: ``browser_fill_form`` field types (as ``@playwright/mcp``).
 FIELD_TYPES = ("textbox", "checkbox", "radio", "combobox", "slider")
@@ -158,3 +166,26 @@ def fill_failure(done: list[str], failed: str, why: str, skipped: list[str]) -> 
     filled = f"Filled {', '.join(repr(n) for n in done)}; " if done else "Nothing filled; "
     rest = f"; skipped (not tried): {', '.join(repr(n) for n in skipped)}" if skipped else ""
     return f"{filled}failed {failed!r}: {why.rstrip('.')}{rest}. Fix that field and send it and the skipped ones."
+
+
+async def read_back(worlds: Worlds, locator: Any, *, ref: bool = False) -> str | None:
+    """What the element shows now (a password only as ``(filled)``/``(empty)``); ``None`` if unreadable.
+    ``ref``: ``locator`` is a ref's (its element is read at once or not at all)."""
+    try:
+        if not ref and await locator.count() != 1:
+            return None
+        state = await widget_state(worlds, locator, READBACK_TIMEOUT_MS)
+    except (PlaywrightError, BrowserCtxError):  # gone or busy: the record just has no read-back
+        return None
+    if state.kind in ("text", "date") and state.type == "password":
+        return state.value or "(empty)"
+    return state.text if state.kind in ("text", "date") else state.value
+
+
+async def leave_field(worlds: Worlds, locator: Any, timeout: float) -> None:
+    """Leave a filled text field as a person moving to the next field does (Tab), so a popup it opened (a
+    date picker's calendar, suggestions) closes instead of covering the next field."""
+    with contextlib.suppress(PlaywrightError):  # the field went away after filling: nothing to leave
+        if await on_element(worlds, locator, "el => el === el.ownerDocument.activeElement",
+                            timeout_ms=READBACK_TIMEOUT_MS):
+            await locator.press("Tab", timeout=timeout)

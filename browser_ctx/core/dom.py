@@ -24,7 +24,7 @@ filled state is kept as ``data-filled="yes"|"no"``).
 
 The helpers :func:`role_of`, :func:`is_interactive`, :func:`accessible_name`,
 :func:`control_state` and :func:`control_value` answer the same questions for
-visible HTML (where ``extract.js`` already resolved names and values into
+a walk's tree (where ``js/walk.js`` already resolved names and values into
 ``data-name``/``data-value``) and for raw HTML (where they fall back to
 ``aria-label``, ``<label>``, ``title``, ``placeholder``, ``value`` …).
 
@@ -256,7 +256,7 @@ def _luhn(digits: str) -> bool:
 
 def _sensitive_field(attrs: dict[str, str]) -> bool:
     """Whether an input's value is shown only as filled/empty, like a password: a card number or code or a
-    one-time code (by ``autocomplete``), or a Luhn-valid run of 13-19 digits (the same rule as ``extract.js``)."""
+    one-time code (by ``autocomplete``), or a Luhn-valid run of 13-19 digits (the same rule as ``js/forms.js``)."""
     if _SENSITIVE_AUTOCOMPLETE.search(attrs.get("autocomplete") or ""):
         return True
     digits = re.sub(r"[\s-]", "", attrs.get("value") or attrs.get("data-value") or "")

@@ -184,7 +184,7 @@ def accessible_name(node: Node, doc: Document | None = None, limit: int = 0) -> 
     """Return the accessible name of an element, whitespace-collapsed (cut to ``limit`` chars
     with a trailing ``…`` when ``limit`` > 0).
 
-    Order: ``data-name`` (set by ``extract.js``), ``aria-label``, ``aria-labelledby`` (raw HTML,
+    Order: ``data-name`` (set by the walk, ``js/walk.js``), ``aria-label``, ``aria-labelledby`` (raw HTML,
     needs ``doc``), ``<label for>``/wrapping ``<label>`` for form fields, ``alt`` for images and
     ``input type=image``, ``value`` for ``input`` buttons (default ``Submit``/``Reset``), text
     content for links, buttons, summaries, headings, options and other roles named from

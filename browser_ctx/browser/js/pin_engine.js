@@ -5,7 +5,7 @@
 //                                   script that uses it takes it out);
 //   `<selector> >> bcpin=all:KEY`   appends every match to the array kept under KEY, in document order;
 //   `bcpin=frame:ID` on an iframe   stores the child frame's id (f3) as the element's __browserCtxFrameId,
-//                                   which the walker (extract.js) reads to label the frame's placeholder.
+//                                   which the walker (walk.js) reads to label the frame's placeholder.
 // Either way it matches the element itself, so Playwright's waiting and counting work as for the selector.
 (() => {
   const run = (root, selector) => {

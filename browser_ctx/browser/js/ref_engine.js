@@ -1,7 +1,8 @@
-// The `bcref` selector engine: page.locator('bcref=e12') matches exactly the element the extractor
+// The `bcref` selector engine: page.locator('bcref=e12') matches exactly the element the walker
 // registered as e12 in that frame, if it is still connected to the frame's current document.
-// Runs in the page's main world (it reads window.__browserCtx). Registered by
-// browser_ctx/browser/extract.py's register_ref_engine; loaded through browser_ctx/browser/scripts.py.
+// Registered twice (refs.py): as bcref in Playwright's utility world, the isolated world the walker keeps its registry
+// in (window.__browserCtx there), and as bcrefmain in the main world, for pages without CDP; loaded through
+// browser_ctx/browser/scripts.py.
 (() => {
   const find = (root, selector) => {
     const bc = window.__browserCtx;

@@ -20,12 +20,11 @@ from ..._errors import BrowserCtxError, InvalidArgument, PageError, error_kind, 
 from ...browser import actions, navigation, refs
 from ...browser.actions import action_error, perform
 from ...browser.choose import WidgetState, choose, widget_state
-from ...browser.fields import FIELD_TYPES, fill_failure, fill_field, type_into
+from ...browser.fields import FIELD_TYPES, fill_failure, fill_field, leave_field, read_back, type_into
 from ...browser.labels import walked_label
 from ...browser.scripts import script
 from ...browser.targets import describe_element, locator_for, resolve_one
 from ...browser.verify import verify as verify_page
-from ...browser.worlds import Worlds, on_element
 from ...core.record import render_record
 from ...core.values import quote_value
 from ..registry import Rendered, ToolCall, ToolSpec
@@ -33,8 +32,6 @@ from .waiting import wait_for
 
 __all__ = ["TOOLS"]
 
-#: Milliseconds the read-back of a typed-into element may take.
-READBACK_TIMEOUT_MS = 1000
 #: Seconds ``browser_tabs`` waits for one tab's title.
 TAB_TITLE_TIMEOUT_S = 2
 #: After closing a tab, ``browser_tabs`` checks this many times, this many seconds apart, that the session
@@ -173,14 +170,14 @@ async def type_text(call: ToolCall) -> Rendered:
 
     shown: list[str | None] = []
 
-    async def read_back() -> str | None:  # with the record's other reads, after settling
+    async def shows_now() -> str | None:  # with the record's other reads, after settling
         if a.get("submit") or (notes and (notes[0] or "").startswith("Now shows:")):
             return None
-        shown.append(await _readback(tab.worlds, t.locator, ref=refs.is_ref(t.target)))
+        shown.append(await read_back(tab.worlds, t.locator, ref=refs.is_ref(t.target)))
         return shown[-1]
 
     record = await perform(call.session, tab, call.settings, lambda: f"Typed {len(text)} characters into {t.label}",
-                           run, budget=call.budget, also=read_back, quick=not (a.get("submit") or a.get("slowly")),
+                           run, budget=call.budget, also=shows_now, quick=not (a.get("submit") or a.get("slowly")),
                            prepare=prepare if resolve else None,
                            typed=t.target.strip() if refs.is_ref(t.target) else None)
     if not a.get("submit") and not any(n.startswith("Now shows:") for n in record.notes):
@@ -190,20 +187,6 @@ async def type_text(call: ToolCall) -> Rendered:
                 and not any(n.startswith("Entered as") for n in record.notes):
             record.notes.append("Warning: the element does not show the typed text.")
     return _rendered(tab, render_record(record))
-
-
-async def _readback(worlds: Worlds, locator: Any, *, ref: bool = False) -> str | None:
-    """What the element shows now (a password only as ``(filled)``/``(empty)``); ``None`` if unreadable.
-    ``ref``: ``locator`` is a ref's (its element is read at once or not at all)."""
-    try:
-        if not ref and await locator.count() != 1:
-            return None
-        state = await widget_state(worlds, locator, READBACK_TIMEOUT_MS)
-    except (PlaywrightError, BrowserCtxError):  # gone or busy: the record just has no read-back
-        return None
-    if state.kind in ("text", "date") and state.type == "password":
-        return state.value or "(empty)"
-    return state.text if state.kind in ("text", "date") else state.value
 
 
 async def fill_form(call: ToolCall) -> Rendered:
@@ -245,7 +228,7 @@ async def fill_form(call: ToolCall) -> Rendered:
                 raise type(err)(fill_failure(done, f["name"], str(err), skipped)) from exc
             done.append(f["name"])
             if i + 1 < len(resolved) and f["type"] == "textbox" and note is None:
-                await _leave(tab.worlds, loc, timeout)
+                await leave_field(tab.worlds, loc, timeout)
             if note:
                 notes.append(f"{f['name']}: {note[0].lower()}{note[1:]}")
         return "; ".join(notes) or None
@@ -255,15 +238,6 @@ async def fill_form(call: ToolCall) -> Rendered:
                            f"Filled {len(fields)} field{'s' if len(fields) != 1 else ''}: {names}", run,
                            budget=call.budget)
     return _rendered(tab, render_record(record))
-
-
-async def _leave(worlds: Worlds, locator: Any, timeout: float) -> None:
-    """Leave a filled text field as a person moving to the next field does (Tab), so a popup it opened (a
-    date picker's calendar, suggestions) closes instead of covering the next field."""
-    with contextlib.suppress(PlaywrightError):  # the field went away after filling: nothing to leave
-        if await on_element(worlds, locator, "el => el === el.ownerDocument.activeElement",
-                            timeout_ms=READBACK_TIMEOUT_MS):
-            await locator.press("Tab", timeout=timeout)
 
 
 async def select_option(call: ToolCall) -> Rendered:
