@@ -98,35 +98,47 @@ def test_a_frame_the_action_sent_keeps_it_waiting_but_a_heartbeat_does_not():
 
 
 class _Quick(Settling):
-    """A quick settle's first look saw a DOM change; ``later`` is what the look a frame later sees."""
+    """A quick settle's first look saw a DOM change; ``later`` is what the look after the frame sees. Its early
+    reads take ``read_s`` seconds: the look must come after them, whatever the frame."""
 
-    def __init__(self, later: Look) -> None:
+    def __init__(self, later: Look, read_s: float = 0.0) -> None:
         self.tab = cast(Tab, SimpleNamespace())
         self._doc_changed, self._popups, self._windows_asked = False, [], 0
         self._origin, self._last0, self._walked_early = 1.0, 5.0, None
-        self.later, self.walks = later, 0
+        self.later, self.walks, self.read_s = later, 0, read_s
+        self.order: list[str] = []
 
     async def _no_requests(self) -> bool:
         return True
 
     def _walk_after_early(self):
         self.walks += 1
-        self.walk = asyncio.ensure_future(asyncio.sleep(0, result=["after"]))
+
+        async def read():
+            await asyncio.sleep(self.read_s)
+            self.order.append("read")
+            return "drained", ["after"]
+
+        self.walk = asyncio.ensure_future(read())
         return self.walk
 
 
 @pytest.mark.anyio
-async def test_a_quick_settle_keeps_the_walk_it_began_only_when_nothing_changed_during_the_frame(monkeypatch):
+async def test_a_quick_settle_keeps_the_walk_it_began_only_when_nothing_changed_while_it_ran(monkeypatch):
     first = Look(origin=1.0, dom_quiet=2.0, layout_quiet=100.0, loaded=True, last=9.0)
 
     async def later_look(tab):
+        settling.order.append("look")
         return settling.later
 
     monkeypatch.setattr(settle_mod, "look", later_look)
-    settling = _Quick(first)  # a frame later: the same last mutation
-    assert await settling._quick_end(first) and settling._walked_early is settling.walk
-    assert await settling._walked_early == ["after"]
+    settling = _Quick(first, read_s=0.05)  # the same last mutation; the reads outlast the 20 ms frame
+    assert await settling._quick_end(first)
+    assert settling._walked_early is settling.walk and settling._early_kept
+    assert settling.order == ["read", "look"]  # the look that keeps the walk came after it
+    assert settling.walk.result() == ("drained", ["after"])
 
-    settling = _Quick(replace(first, last=15.0, dom_quiet=1.0))  # it changed again during the frame
+    settling = _Quick(replace(first, last=15.0, dom_quiet=1.0))  # it changed again meanwhile
     assert not await settling._quick_end(first)
-    assert settling.walks == 1 and settling._walked_early is None and settling.walk.done()
+    assert settling.walks == 1 and settling.walk.done() and not settling._early_kept
+    assert settling._walked_early is settling.walk  # its drain is kept for the record; its walk is not

@@ -23,7 +23,7 @@ async def test_typing_that_moves_nothing_walks_nothing_after_and_keeps_the_recor
         snap = await call("browser_snapshot", {})
         ref = {name: re.search(rf'{kind} "{name}" \[(e\d+)\]', snap).group(1)  # type: ignore[union-attr]
                for kind, name in (("textbox", "Plain"), ("textbox", "Watched"), ("textbox", "Echoed"),
-                                  ("button", "Add one"))}
+                                  ("textbox", "Announced"), ("button", "Add one"))}
         tab = await session.current_tab()
 
         walks = tab.walks
@@ -42,6 +42,12 @@ async def test_typing_that_moves_nothing_walks_nothing_after_and_keeps_the_recor
         typed = await call("browser_type", {"target": ref["Watched"], "text": "abc"})
         assert "Length: 3" in typed, typed  # the page reacted at once: the record waited and walked
         assert tab.walks - walks == 1
+
+        # a status shown at once: the journal's drain and the walk that run during the frame agree on it
+        typed = await call("browser_type", {"target": ref["Announced"], "text": "hi"})
+        assert "Said: hi" in typed, typed
+        following = await call("browser_snapshot", {})
+        assert "Appeared since the last call" not in following and "Said: hi" in following, following
 
         typed = await call("browser_type", {"target": ref["Echoed"], "text": "xyz"})
         await asyncio.sleep(0.3)

@@ -138,8 +138,8 @@ class Watch(Settling):
     _docs: dict[bool, Any] = field(default_factory=dict)  # the walked documents of the delta: before (True), after
     _act_start: float = 0.0
     _still: bool = False
-    _walked_early: asyncio.Future[Any] | None = None  # an after walk a quick settle began (settle._quick_end)
-    _early_last: float | None = None  # the page's clock at the last mutation that walk saw
+    _walked_early: asyncio.Future[Any] | None = None  # the drain and walk a quick settle began (settle._quick_end)
+    _early_kept: bool = False  # its walk is the after walk: the page did not change while it ran
     _last0: float | None = None
     _windows_asked: int = 0
     _window_at: float = 0.0
@@ -396,17 +396,19 @@ class Watch(Settling):
     async def _journal_and_walk(self, closed: bool) -> tuple[tuple[list[Gone], int], list[Line] | None]:
         """The journal drained since the action's start, then the after walk (none after a navigation). After a
         quick settle that saw nothing move (``_still``), a probe with the drain says whether anything moved since:
-        only then is the page walked (``_still`` cleared). A walk the quick settle began (``_walked_early``) is
-        the after walk unless the drain found UI still shown and the DOM moved since that walk."""
+        only then is the page walked (``_still`` cleared). The drain and walk a quick settle began
+        (``_walked_early``) are the record's when the page did not change while they ran; else their drain is
+        kept and the page drained and walked again."""
         page, ids = self.tab.page, self.tab.frame_ids
         early, self._walked_early = self._walked_early, None
         if early is not None:
-            drained = await drain_journal(page, ids)
-            lines = await early  # its title is the walk's
-            if not any(g.shown for g in drained[0]) or (await look(self.tab)).last == self._early_last:
+            drained, lines = early.result()  # done: the quick settle waited for it
+            if self._early_kept:
                 if lines is None:
                     self._walk_title = None
                 return drained, lines
+            more = await drain_journal(page, ids)
+            drained = (drained[0] + more[0], drained[1] + more[1])
         elif self._still:
             drained, seen = await asyncio.gather(drain_journal(page, ids), look(self.tab))
             self.tab.acted_mark = seen.mark or self.tab.acted_mark
@@ -416,14 +418,18 @@ class Watch(Settling):
             self._still = False
         else:
             drained = await drain_journal(page, ids)
-        self._walk_title = None
         walk = not (closed or self._doc_changed) and self._before is not None
+        self._walk_title = None
         return drained, await self._snapshot() if walk else None
 
     def _walk_after_early(self) -> asyncio.Future[Any] | None:
         if not self.delta or self._before is None or self._doc_changed:
             return None
-        return asyncio.ensure_future(self._snapshot())
+        return asyncio.ensure_future(self._drain_and_walk())
+
+    async def _drain_and_walk(self) -> tuple[tuple[list[Gone], int], list[Line] | None]:
+        drained, lines = await asyncio.gather(drain_journal(self.tab.page, self.tab.frame_ids), self._snapshot())
+        return drained, lines
 
     async def _card(self) -> str | None:
         try:

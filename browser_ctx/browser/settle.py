@@ -188,7 +188,7 @@ class Settling:
     _windows_asked: int
     _window_at: float
     _walked_early: asyncio.Future[Any] | None
-    _early_last: float | None
+    _early_kept: bool
 
     def _now(self) -> float:
         return asyncio.get_running_loop().time()
@@ -233,28 +233,27 @@ class Settling:
     async def _quick_end(self, seen: Look) -> bool:
         """Whether a quick action ends at its first look ``seen``: it changed nothing the look could see
         (:meth:`_moved`; ``_still`` is then set), or only the DOM and, :data:`FRAME_MS` later, nothing more; in
-        both cases it started no request. The after walk begins with that wait and is kept (``_walked_early``)
-        only when nothing changed by its end."""
+        both cases it started no request. The record's reads (the journal's drain and the after walk) begin
+        with that wait (``_walked_early``); the look comes once both are done, and their walk is the record's
+        only when it saw nothing change since ``seen`` (``_early_kept``)."""
         if not self._moved(seen):
             self._still = await self._no_requests()
             return self._still
         if self._elsewhere(seen) or not await self._no_requests():
             return False
-        early = self._walk_after_early()  # the renderer walks while we wait out the frame
-        await asyncio.sleep(FRAME_MS / 1000)
+        early = self._walk_after_early()  # the renderer reads the page while we wait out the frame
+        if early is not None:
+            await asyncio.gather(asyncio.sleep(FRAME_MS / 1000), asyncio.wait([early]))
+        else:
+            await asyncio.sleep(FRAME_MS / 1000)
         again = await look(self.tab)
         done = again.origin == seen.origin and again.last == seen.last and again.layout_quiet >= 0
-        if early is not None:
-            if done:  # nothing changed since the walk began: it is the after walk
-                self._walked_early, self._early_last = early, seen.last
-            else:
-                await asyncio.wait([early])
-                if not early.cancelled():
-                    early.exception()  # retrieved; its lines are not used
+        self._walked_early, self._early_kept = early, done
         return done
 
     def _walk_after_early(self) -> asyncio.Future[Any] | None:
-        """The after walk, started now (:class:`~browser_ctx.browser.actions.Watch`); ``None`` here."""
+        """The journal's drain and the after walk, started now (:class:`~browser_ctx.browser.actions.Watch`);
+        ``None`` here."""
         return None
 
     async def settle(self, *, quick: bool = False) -> None:
