@@ -425,11 +425,7 @@ class Watch(Settling):
     def _walk_after_early(self) -> asyncio.Future[Any] | None:
         if not self.delta or self._before is None or self._doc_changed:
             return None
-        return asyncio.ensure_future(self._drain_and_walk())
-
-    async def _drain_and_walk(self) -> tuple[tuple[list[Gone], int], list[Line] | None]:
-        drained, lines = await asyncio.gather(drain_journal(self.tab.page, self.tab.frame_ids), self._snapshot())
-        return drained, lines
+        return asyncio.ensure_future(asyncio.gather(drain_journal(self.tab.page, self.tab.frame_ids), self._snapshot()))
 
     async def _card(self) -> str | None:
         try:
