@@ -432,7 +432,7 @@ class Watch(Settling):
             walk = await walk_tab(self.tab, self.settings)
         except BrowserCtxError:  # navigating again or busy: no card
             return None
-        prime_locators(self.tab)
+        prime_locators(self.session, self.tab)
         card = render_card(url=self.tab.page.url, status=None, title=self.record.title_after,
                            outline=outline(walk.doc))
         lines = [ln for ln in card.splitlines() if not ln.startswith(("Page:", "Load:"))]

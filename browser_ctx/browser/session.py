@@ -324,6 +324,8 @@ class BrowserSession:
         return tab
 
     def _forget(self, tab: Tab) -> None:
+        if tab.priming is not None:
+            tab.priming.cancel()
         if tab in self._tabs:
             self._tabs.remove(tab)
         if self._current is tab:
@@ -358,6 +360,8 @@ class BrowserSession:
         """Close the browser (the next call relaunches it). Returns whether one was open."""
         was_open = self._context is not None
         for tab in list(self._tabs):
+            if tab.priming is not None:
+                tab.priming.cancel()
             await tab.events.close()  # safe after the page closed
             await tab.cdp.close()
         await self._discard()

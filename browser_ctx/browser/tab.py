@@ -91,7 +91,8 @@ class Tab:
     #: count when it was made: a snapshot called next reads it when the page version has not changed since.
     card_walk: tuple[int, int, PageWalk] | None = None
     #: The document (timeOrigin) whose locator machinery was set up ahead of the first action
-    #: (:func:`.targets.prime_locators`), and that call while it runs.
+    #: (:func:`.targets.prime_locators`), and the prime waiting for an idle session or running (cancelled when the
+    #: tab closes).
     primed_document: str = ""
     priming: asyncio.Future[None] | None = None
     #: Shapes of the lines that changed by themselves on the current document (a clock, a countdown: seen changing

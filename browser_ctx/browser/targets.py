@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Locator
@@ -21,7 +22,7 @@ from .._errors import BrowserCtxError, InvalidArgument, SelectorError, StaleRefE
 from ..settings import Settings
 from . import refs
 from .scripts import bundle, script
-from .session import Tab
+from .session import BrowserSession, Tab
 from .walk import walk_locator
 
 __all__ = ["locator_for", "prime_locators", "describe_element", "describe_matches", "resolve_one", "stale_ref",
@@ -37,6 +38,8 @@ _TAG_ID_CLASS = "e => [e.localName, e.id || '', e.getAttribute('class') || '']"
 DESCRIBE_TIMEOUT_MS = 1000
 #: Milliseconds pinning a selector's one match to a ref may take (else the selector is used as it is).
 PIN_TIMEOUT_MS = 2000
+#: Seconds a session must be idle (no call running, none ended since) before a new document is primed.
+PRIME_IDLE_S = 0.1
 #: Milliseconds looking up (or registering) the ref of an element being described may take.
 REF_LOOKUP_TIMEOUT_MS = 2000
 
@@ -82,19 +85,28 @@ def locator_for(tab: Tab, target: str) -> Locator:
     return locator
 
 
-def prime_locators(tab: Tab, version: str | None = None) -> None:
-    """Have Playwright set up its locator machinery in the main frame's current document (page ``version``;
-    ``None``: read it), in the background: it builds its injected script in a document on the first locator call
-    there (about 20 ms of the renderer's time), which the first action on the page would otherwise wait for. Once
-    per document; what it raises is dropped (the page moved on or closed)."""
+def prime_locators(session: BrowserSession, tab: Tab) -> None:
+    """Have Playwright set up its locator machinery in ``tab``'s current document once the session is idle
+    (:data:`PRIME_IDLE_S`), in the background: it builds its injected script in a document on the first locator
+    call there (about 20 ms of the renderer's time), which the first action on the page would otherwise wait for,
+    and which a call made meanwhile would queue behind. Once per document; a prime still waiting is replaced;
+    what it raises is dropped (the page moved on or closed)."""
+    if tab.priming is not None:
+        tab.priming.cancel()
     if not tab.page.is_closed():
-        tab.priming = asyncio.ensure_future(_prime(tab, version))
+        tab.priming = asyncio.ensure_future(_prime(session, tab))
 
 
-async def _prime(tab: Tab, version: str | None) -> None:
+async def _prime(session: BrowserSession, tab: Tab) -> None:
     with contextlib.suppress(PlaywrightError, BrowserCtxError):
-        if version is None:
-            version = await refs.page_version(tab.page, worlds=tab.worlds)
+        while True:
+            quiet = time.monotonic() - session.last_call_end
+            if quiet >= PRIME_IDLE_S and not session.lock.locked():
+                break
+            if tab.page.is_closed():
+                return
+            await asyncio.sleep(max(0.02, PRIME_IDLE_S - quiet))
+        version = await refs.page_version(tab.page, worlds=tab.worlds)
         document = (version or "").split(":", 1)[0]
         if document and tab.primed_document != document:
             tab.primed_document = document

@@ -159,7 +159,7 @@ async def navigate(call: ToolCall) -> Rendered:
             break
         nav = await redirects.follow_client_redirect(tab, replace(nav, read=None), call.settings)
     nav = replace(nav, title=read.title or nav.title)
-    prime_locators(tab, read.version)
+    prime_locators(call.session, tab)
     tab.card_walk = (bound, _calls(call), read) if read.version is not None and not read.loading else None
     _say_partial(call, read)
     page_outline = outline(read.doc)
@@ -210,7 +210,7 @@ async def snapshot(call: ToolCall) -> Rendered:
         finally:
             await probe
         reading.remember(tab, bound, read)
-        prime_locators(tab, read.version)
+        prime_locators(call.session, tab)
         title = read.title
         fit = max(1, call.budget.tokens - SNAPSHOT_RESERVE_TOKENS)
         text = await _off_loop(lambda: render_snapshot(read.doc, title=title, url=page.url, max_tokens=fit,
