@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -385,6 +386,20 @@ class BrowserSession:
     def tabs(self) -> list[Tab]:
         """Open tabs, in opening order."""
         return list(self._tabs)
+
+    async def until_idle(self, quiet_s: float, wake: asyncio.Event | None = None) -> None:
+        """Return once no call is running and none has ended for ``quiet_s`` seconds, or at once when ``wake``
+        is set. Looks again at most every 50 ms."""
+        while wake is None or not wake.is_set():
+            quiet = time.monotonic() - self.last_call_end
+            if quiet >= quiet_s and not self.lock.locked():
+                return
+            delay = max(0.05, quiet_s - quiet)
+            if wake is None:
+                await asyncio.sleep(delay)
+            else:
+                with contextlib.suppress(TimeoutError):  # waited out the quiet time: look again
+                    await asyncio.wait_for(wake.wait(), delay)
 
     def peek_tab(self) -> Tab | None:
         """Return the current tab without launching anything (``None`` if there is none)."""

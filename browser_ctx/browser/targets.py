@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import time
 
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Locator
@@ -99,13 +98,7 @@ def prime_locators(session: BrowserSession, tab: Tab) -> None:
 
 async def _prime(session: BrowserSession, tab: Tab) -> None:
     with contextlib.suppress(PlaywrightError, BrowserCtxError):
-        while True:
-            quiet = time.monotonic() - session.last_call_end
-            if quiet >= PRIME_IDLE_S and not session.lock.locked():
-                break
-            if tab.page.is_closed():
-                return
-            await asyncio.sleep(max(0.02, PRIME_IDLE_S - quiet))
+        await session.until_idle(PRIME_IDLE_S)  # a closed tab cancels this
         version = await refs.page_version(tab.page, worlds=tab.worlds)
         document = (version or "").split(":", 1)[0]
         if document and tab.primed_document != document:

@@ -10,9 +10,7 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
-import time
 
 import mcp_types as types
 from playwright.async_api import Error as PlaywrightError
@@ -97,7 +95,7 @@ async def measure_baseline(session: BrowserSession, target: str | None,
     url = page.url
 
     async def measure() -> int | None:
-        await _until_idle(session)
+        await session.until_idle(BASELINE_IDLE_S, session.baselines_due)
         session.baselines_waiting.discard(task)
         try:
             if page.url != url or (version and await page_version(page, worlds=tab.worlds) != version):
@@ -124,17 +122,6 @@ async def measure_baseline(session: BrowserSession, target: str | None,
     task.add_done_callback(pending.discard)
     task.add_done_callback(session.baselines_waiting.discard)
     return task
-
-
-async def _until_idle(session: BrowserSession) -> None:
-    """Return once no call is running and none has ended for :data:`BASELINE_IDLE_S` s, or at once when
-    :func:`settle_baselines` asks (``session.baselines_due``)."""
-    while not session.baselines_due.is_set():
-        quiet = time.monotonic() - session.last_call_end
-        if quiet >= BASELINE_IDLE_S and not session.lock.locked():
-            return
-        with contextlib.suppress(TimeoutError):  # waited out the quiet time: look again
-            await asyncio.wait_for(session.baselines_due.wait(), max(0.05, BASELINE_IDLE_S - quiet))
 
 
 def drop_waiting_baselines(session: BrowserSession) -> int:
