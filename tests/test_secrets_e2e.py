@@ -166,3 +166,20 @@ async def test_card_numbers_and_one_time_codes_never_reach_a_read(site: str) -> 
         for secret in ("4111 1111 1111 1111", "4242424242424242", "918273", "hunter2"):
             assert secret not in seen, seen
         assert re.search(r'textbox "Card number" \[e\d+\] \(filled\)', seen), seen
+
+
+async def test_a_card_number_typed_into_a_plain_field_is_read_back_only_as_filled(site: str) -> None:
+    """The read-back of a type follows the reads' rule: a Luhn-valid run of digits in a plain field is shown as
+    filled, in the record, in the next read and in the next action's record."""
+    async with mcp_session() as s:
+        await s.call_tool("browser_navigate", {"url": f"{site}/walks/fields.html"})
+        snap = result_text(await s.call_tool("browser_snapshot", {}))
+        ref = re.search(r'textbox "Plain" \[(e\d+)\]', snap)
+        assert ref is not None, snap
+        typed = await s.call_tool("browser_type", {"target": ref.group(1), "text": "4111 1111 1111 1111"})
+        after = [typed, await s.call_tool("browser_snapshot", {}),
+                 await s.call_tool("browser_click", {"target": "#add"})]
+        seen = "\n".join(result_text(r) + json.dumps(r.structured_content) for r in after)
+        assert "4111" not in seen, seen
+        assert 'It now shows: "(filled)"' in result_text(typed), result_text(typed)
+        assert re.search(r'textbox "Plain" \[e\d+\] \(filled\)', result_text(after[1])), result_text(after[1])

@@ -29,7 +29,7 @@ from playwright.async_api import Frame, Locator
 
 from .._errors import ActionTimeout, SelectorError
 from .refs import REF_ENGINE_NAME
-from .scripts import bundle, script
+from .scripts import bundle
 from .worlds import Worlds, frame_of, on_element, on_elements
 
 __all__ = ["choose", "Chosen", "widget_state", "WidgetState", "LIST_OPTIONS", "OPTION_WAIT_MS"]
@@ -88,6 +88,7 @@ class WidgetState:
     text: str
     value: str
     items: tuple[str, ...]
+    sensitive: bool = False
 
 
 async def widget_state(worlds: Worlds | None, locator: Locator, timeout_ms: float = STATE_TIMEOUT_MS) -> WidgetState:
@@ -97,7 +98,7 @@ async def widget_state(worlds: Worlds | None, locator: Locator, timeout_ms: floa
     Raises:
         playwright.async_api.Error: the element is gone or the page navigated (callers translate it).
     """
-    raw: dict[str, Any] = await on_element(worlds, locator, script("widget_state"), timeout_ms=timeout_ms)
+    raw: dict[str, Any] = await on_element(worlds, locator, bundle("widget_state"), timeout_ms=timeout_ms)
     return WidgetState(**{**raw, "items": tuple(raw["items"])})
 
 

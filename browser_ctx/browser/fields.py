@@ -169,16 +169,16 @@ def fill_failure(done: list[str], failed: str, why: str, skipped: list[str]) -> 
 
 
 async def read_back(worlds: Worlds, locator: Any, *, ref: bool = False) -> str | None:
-    """What the element shows now (a password only as ``(filled)``/``(empty)``); ``None`` if unreadable.
-    ``ref``: ``locator`` is a ref's (its element is read at once or not at all)."""
+    """What the element shows now (a password, a card number or a one-time code only as ``(filled)``/``(empty)``,
+    as reads show them); ``None`` if unreadable. ``ref``: ``locator`` is a ref's (read at once or not at all)."""
     try:
         if not ref and await locator.count() != 1:
             return None
         state = await widget_state(worlds, locator, READBACK_TIMEOUT_MS)
     except (PlaywrightError, BrowserCtxError):  # gone or busy: the record just has no read-back
         return None
-    if state.kind in ("text", "date") and state.type == "password":
-        return state.value or "(empty)"
+    if state.sensitive:
+        return "(filled)" if state.text or state.value else "(empty)"
     return state.text if state.kind in ("text", "date") else state.value
 
 

@@ -52,8 +52,9 @@ _PLAIN_INPUTS = frozenset(("", "text", "search", "email", "url", "tel"))
 
 def keep_typed_value(tab: Tab, ref: str | None, value: object) -> None:
     """Make ``tab``'s last walk show ``value`` (what the field ``ref`` now holds, read back) as a new walk would: a
-    text input or textarea holding at most :data:`~.walk.MAX_VALUE_CHARS` characters; else the walk is dropped
-    (the next action walks the page before it)."""
+    text input or textarea holding at most :data:`~.walk.MAX_VALUE_CHARS` characters and shown as it holds it (a
+    read-back of ``(filled)``/``(empty)``, a value shown only so, is not); else the walk is dropped (the next
+    action walks the page before it)."""
     last = tab.last_walk
     if last is None:
         return
@@ -61,6 +62,7 @@ def keep_typed_value(tab: Tab, ref: str | None, value: object) -> None:
     plain = node is not None and (node.tag == "textarea" or (
         node.tag == "input" and (node.attrs.get("type") or "").strip().lower() in _PLAIN_INPUTS))
     if node is None or not plain or not isinstance(value, str) or len(value) > MAX_VALUE_CHARS \
+            or value in ("(filled)", "(empty)") \
             or any(k in node.attrs for k in ("data-value-hash", "data-filled", "role")):
         tab.last_walk = None
         return

@@ -23,7 +23,9 @@ __all__ = ["script", "invocation", "script_names", "bundle", "MODULES"]
 
 #: Scripts made of modules: name -> the module scripts it takes, in ``M`` (``M.registry`` is ``js/registry.js``).
 MODULES: dict[str, tuple[str, ...]] = {
-    "walk": ("registry", "operable", "walk_state", "emit", "names", "visibility", "forms", "ax_computed"),
+    "walk": ("registry", "operable", "walk_state", "emit", "names", "visibility", "forms", "sensitive",
+             "ax_computed"),
+    "widget_state": ("sensitive",),
     "ax_pick": ("ax_kept",),
     "page_version": ("registry",),
     "listened": ("registry",),

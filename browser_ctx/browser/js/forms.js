@@ -1,13 +1,14 @@
 /*
  * Form controls in the walked tree (a module of js/walk.js, bundled by scripts.bundle): their attributes and
  * values (sensitive ones shown only as filled/empty), <option>s, and the stand-in <select> for a trigger.
- *   forms(S, N, E) -> F   S: the shared state (js/walk_state.js); N: js/names.js; E: js/emit.js
+ *   forms(S, N, E, sensitive) -> F   S: the shared state (js/walk_state.js); N: js/names.js; E: js/emit.js;
+ *     sensitive: js/sensitive.js (a field whose value is shown only as filled/empty)
  *   formAttrs(A, e, tag): the attributes of an input, textarea, select or button
  *   walkOption(e, tag): an <option> or <optgroup> and its options
  *   emitStandIn(sel, trigger): a hidden <select> in the place of the trigger that stands for it
  *   replaced: the triggers shown as the <select> they stand for (a WeakSet; not walked)
  */
-((S, N, E) => {
+((S, N, E, sensitive) => {
   'use strict';
   const style = S.style;
   const collapse = S.collapse;
@@ -21,24 +22,6 @@
   const openNode = E.openNode;
   const closeNode = E.closeNode;
   const addText = E.addText;
-
-  /* a field whose value is shown only as filled/empty, like a password: card number and code, one-time
-     codes (by autocomplete), and any Luhn-valid run of 13-19 digits (a card number in a plain field) */
-  const SENSITIVE_AUTOCOMPLETE = /\b(cc-number|cc-csc|one-time-code)\b/i;
-  const luhn = (digits) => {
-    let sum = 0;
-    for (let i = 0; i < digits.length; i++) {
-      let d = digits.charCodeAt(digits.length - 1 - i) - 48;
-      if (i % 2 === 1) { d *= 2; if (d > 9) d -= 9; }
-      sum += d;
-    }
-    return sum % 10 === 0;
-  };
-  const sensitive = (e) => {
-    if (SENSITIVE_AUTOCOMPLETE.test(e.getAttribute('autocomplete') || '')) return true;
-    const digits = String(e.value || '').replace(/[\s-]/g, '');
-    return /^[0-9]{13,19}$/.test(digits) && luhn(digits);
-  };
 
   const formAttrs = (A, e, tag) => {
     if (tag === 'input') {

@@ -99,7 +99,7 @@
   const E = M.emit(S);
   const N = M.names(S);
   const V = M.visibility(S, N, E);
-  const F = M.forms(S, N, E);
+  const F = M.forms(S, N, E, M.sensitive);
   const { words, DROP, style, isBlock, collapse, cap, flatChildren, refFor, maxName } = S;
   const de = S.de;
   const { openNode, closeNode, dropNode, addLeaf, addText, isEmpty, attr, valueAttr, emitText, trimTrailingSpace,

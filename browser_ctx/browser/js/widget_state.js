@@ -4,8 +4,9 @@
 // 'listbox', 'file', 'date' (a native date/time input), 'text' (input/textarea), 'editable'
 // (contenteditable) or 'other'; value is what a person sees as the control's value (selected option
 // labels, the field's text, a custom select's shown text, a multi-select's chips), items the same as a
-// list, text the field's own value (an input's, for putting it back).
-(el => {
+// list, text the field's own value (an input's, for putting it back), sensitive whether that value is shown only
+// as filled/empty (a password, a card number: js/sensitive.js). Takes its modules first (scripts.bundle).
+((M, el) => {
   const t = (s) => (s || '').replace(/[\s\u200b]+/g, ' ').trim();
   const tag = el.localName;
   const type = tag === 'input' ? (el.type || 'text').toLowerCase() : '';
@@ -74,6 +75,7 @@
   return {
     tag, type, role, kind, editable, readonly, disabled,
     text: field && type !== 'password' ? el.value : '',
+    sensitive: field && (type === 'password' || M.sensitive(el)),
     multiple: tag === 'select' ? el.multiple : el.getAttribute('aria-multiselectable') === 'true',
     expanded: el.getAttribute('aria-expanded') === 'true',
     controls: el.getAttribute('aria-controls') || el.getAttribute('aria-owns') || '',
