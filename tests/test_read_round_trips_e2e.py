@@ -121,3 +121,50 @@ async def test_a_new_documents_first_read_neither_fails_on_the_old_world_nor_ask
             methods = [m for m, _, _ in sent]
             assert "Page.createIsolatedWorld" not in methods, methods
             assert not [f for f in failed if f.startswith("Runtime.callFunctionOn")], failed
+
+
+async def test_the_walk_is_sent_once_per_document_and_a_listened_set_once_per_change(site, sent):
+    """The walk's 100 kB script is kept in the world of each document it ran in (later walks call it by number;
+    one the world lost is sent again), and the same listened-to elements are not handed over again."""
+    walk, keep = bundle("walk"), bundle("listened")
+
+    def whole() -> int:
+        return sum(1 for _, p, _ in sent if walk in str(p.get("functionDeclaration", "")))
+
+    def calls() -> int:
+        return sum(1 for m, _, _ in sent if m == "Runtime.callFunctionOn")
+
+    def keeps() -> int:
+        return sum(1 for _, p, _ in sent if p.get("functionDeclaration") == keep)
+
+    async with in_process() as run:
+        session, call = run.session, run.call
+        await call("browser_navigate", {"url": f"{site}/article.html"})
+        tab = await session.current_tab()
+        await tab.page.evaluate("""() => { const s = document.createElement('span'); s.textContent = 'Like this';
+            s.addEventListener('click', () => {}); document.body.prepend(s); }""")
+        del sent[:]
+        first = await call("browser_snapshot", {})
+        assert re.search(r'clickable "Like this" \[e\d+\]', first), first
+        assert whole() == 0 and calls() > 0, "the navigation's walk kept the script in this document's world"
+        assert keeps() == 1
+        assert await call("browser_snapshot", {"force": True}) == first
+        assert keeps() == 1, "the same listened-to elements: not handed over again"
+
+        await tab.page.evaluate("""() => { const s = document.createElement('span'); s.textContent = 'Share this';
+            s.addEventListener('click', () => {}); document.body.prepend(s); }""")
+        snap = await call("browser_snapshot", {"force": True})
+        assert re.search(r'clickable "Share this" \[e\d+\]', snap) and 'clickable "Like this"' in snap, snap
+        assert keeps() == 2
+
+        await tab.worlds.evaluate(tab.page.main_frame, "() => { delete globalThis.__browserCtxScripts; }")
+        del sent[:]
+        assert await call("browser_snapshot", {"force": True}) == snap
+        assert whole() == 1, "the world lost it: sent whole again"
+
+        del sent[:]
+        card = await call("browser_navigate", {"url": f"{site}/semantics/states.html"})
+        assert "Profile" in card
+        assert whole() == 1, "a new document: sent whole once"
+        await call("browser_snapshot", {"force": True})
+        assert whole() == 1

@@ -32,18 +32,23 @@ __all__ = ["CLICK_EVENTS", "MAX_NODES", "MAX_ELEMENTS", "mark_listened"]
 CLICK_EVENTS = frozenset("click dblclick mousedown mouseup pointerdown pointerup touchstart touchend".split())
 #: Most listened-to elements handed to the walk (the first in the order CDP lists them).
 MAX_NODES = 300
+#: Documents whose listened ids ``mark_listened``'s ``kept`` remembers (the most recent).
+KEPT_CONTEXTS = 16
 #: Documents with more elements than this are not asked (the listing walks the whole document).
 MAX_ELEMENTS = 50_000
 
 _DOCUMENT = f"document.getElementsByTagName('*').length <= {MAX_ELEMENTS} ? document : null"
 
 
-async def mark_listened(cdp: CDPSession, context_id: int, *, keep_none: bool = True) -> int | None:
+async def mark_listened(cdp: CDPSession, context_id: int, *, keep_none: bool = True,
+                        kept: dict[tuple[CDPSession, int], tuple[int, ...]] | None = None) -> int | None:
     """Find the elements of the document of ``cdp``'s target's main frame that have click, mouse, pointer or
     touch listeners and keep them in the registry of ``context_id`` (that frame's isolated world) for the next
-    walk. Returns how many were kept (0 when the document is too large or cannot be asked). A document with
+    walk. Returns how many were found (0 when the document is too large or cannot be asked). A document with
     none keeps an empty set, or, with ``keep_none=False``, nothing (one call less): ``None`` is returned and the
-    caller has the walk forget what was kept before (its ``listenedNone`` option).
+    caller has the walk forget what was kept before (its ``listenedNone`` option). ``kept``: (session, context id) ->
+    the backend node ids kept there last (the tab's :attr:`.world_sessions.WorldSessions.listened`, updated here);
+    the same ids are not handed over again (two round trips fewer).
 
     Raises:
         PlaywrightError: only when the target closed, or ``context_id`` is gone (its document was replaced:
@@ -64,13 +69,22 @@ async def mark_listened(cdp: CDPSession, context_id: int, *, keep_none: bool = T
                 ids.append(int(node))
                 if len(ids) >= MAX_NODES:
                     break
+        if kept is not None and kept.get((cdp, context_id)) == tuple(ids) and (ids or keep_none):
+            return len(ids)
+        if kept is not None:
+            kept.pop((cdp, context_id), None)
         if not ids:
             if not keep_none:
                 return None
             await _keep(cdp, context_id, [])
-            return 0
-        resolved = await asyncio.gather(*(_resolve(cdp, node, context_id) for node in ids))
-        return await _keep(cdp, context_id, [r for r in resolved if r])
+        else:
+            resolved = await asyncio.gather(*(_resolve(cdp, node, context_id) for node in ids))
+            await _keep(cdp, context_id, [r for r in resolved if r])
+        if kept is not None:
+            kept[(cdp, context_id)] = tuple(ids)
+            while len(kept) > KEPT_CONTEXTS:
+                del kept[next(iter(kept))]
+        return len(ids)
     except PlaywrightError as exc:
         if target_closed(exc) or error_kind(exc) == "stale-context":
             raise

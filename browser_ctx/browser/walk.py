@@ -149,14 +149,14 @@ async def _listeners(frame: Frame, sessions: semantics.FrameSessions, worlds: Wo
         world = await worlds.context_of(frame)
         if world is None or (not world[0] and frame.parent_frame is not None):
             return False  # an in-process child frame: its main world is not the session's default context
-        cdp = await sessions.for_frame(frame if world[0] else None)
+        cdp, kept = await sessions.for_frame(frame if world[0] else None), worlds.listened
         try:
-            return cdp is not None and await mark_listened(cdp, world[1], keep_none=False) is None
+            return cdp is not None and await mark_listened(cdp, world[1], keep_none=False, kept=kept) is None
         except PlaywrightError as exc:  # the world's context died with its document (a navigation): ask again
             if cdp is None or error_kind(exc) != "stale-context":
                 raise
             fresh = await worlds.context_of(frame, stale=world[1])
-            return fresh is not None and await mark_listened(cdp, fresh[1], keep_none=False) is None
+            return fresh is not None and await mark_listened(cdp, fresh[1], keep_none=False, kept=kept) is None
     except PageError:
         raise
     except PlaywrightError:  # navigating or detached: the walk that follows says what it can

@@ -60,6 +60,25 @@ _CALL = ("((f, args, key, at) => {"
          " else if (at === 'all') args.splice(0, 0, []);"
          " return f(...args); })")
 _NAVIGATED = "Execution context was destroyed, most likely because of a navigation"
+#: Scripts longer than this (characters) are sent once per document: kept in the world under a number, then
+#: called by it (a 100 kB walk costs Chromium 2-3 ms a call to take in again).
+KEEP_CHARS = 8_000
+_KEPT = "globalThis.__browserCtxScripts"
+_MISSING = "browser-ctx: script not kept"
+_kept_ids: dict[str, int] = {}
+
+
+def _declarations(source: str) -> tuple[str, str | None, int]:
+    """The ``Runtime.callFunctionOn`` declarations of ``source``: (the whole script, which keeps it when long;
+    the call of the kept script, ``None`` for a short one; its number)."""
+    if len(source) <= KEEP_CHARS:
+        return f"function (args, key, at) {{ return {_CALL}(({source}), args, key, at); }}", None, 0
+    n = _kept_ids.setdefault(source, len(_kept_ids) + 1)
+    whole = (f"function (args, key, at) {{ const f = ({source}); "
+             f"({_KEPT} || ({_KEPT} = new Map())).set({n}, f); return {_CALL}(f, args, key, at); }}")
+    kept = (f"function (args, key, at) {{ const f = {_KEPT} && {_KEPT}.get({n}); "
+            f"if (!f) throw new Error({_MISSING!r}); return {_CALL}(f, args, key, at); }}")
+    return whole, kept, n
 
 
 class _Session:
@@ -72,12 +91,13 @@ class _Session:
     def __init__(self, cdp: CDPSession, owner: PageCDP, world: str = "") -> None:
         self.cdp = cdp
         self.contexts: dict[str, int] = {}  # CDP frame id -> execution context id of the utility world
+        self.kept: dict[int, set[int]] = {}  # context id -> the long scripts kept there (_declarations)
         self._owner = owner
         self._dead = False
         self._world = world
         cdp.on("Runtime.executionContextCreated", self._created)
         cdp.on("Runtime.executionContextDestroyed", self._destroyed)
-        cdp.on("Runtime.executionContextsCleared", lambda _e: self.contexts.clear())
+        cdp.on("Runtime.executionContextsCleared", self._cleared)
 
     def _created(self, event: dict[str, Any]) -> None:
         context = event.get("context") or {}
@@ -89,6 +109,12 @@ class _Session:
         gone = event.get("executionContextId")
         for frame_id in [f for f, c in self.contexts.items() if c == gone]:
             del self.contexts[frame_id]
+        if isinstance(gone, int):
+            self.kept.pop(gone, None)
+
+    def _cleared(self, _event: Any) -> None:
+        self.contexts.clear()
+        self.kept.clear()
 
     @property
     def closed(self) -> bool:
@@ -103,6 +129,7 @@ class _Session:
     def forget(self, frame_id: str, context_id: int) -> None:
         if self.contexts.get(frame_id) == context_id:
             del self.contexts[frame_id]
+        self.kept.pop(context_id, None)
 
 
 def _closed(exc: BaseException) -> bool:
@@ -141,6 +168,8 @@ class WorldSessions:
         self._world_name: str | None = None
         self._ref_locators: weakref.WeakKeyDictionary[Any, int] = weakref.WeakKeyDictionary()
         self.isolated: bool | None = None
+        #: (session, world context id) -> the listened-to elements kept in that world (:mod:`.listeners`).
+        self.listened: dict[tuple[CDPSession, int], tuple[int, ...]] = {}
 
 
     @property
@@ -320,8 +349,9 @@ class WorldSessions:
     async def _call(self, frame: Frame, source: str, args: list[Any], key: str | None, at: int | str) -> Any:
         """Run ``source(*args)`` in ``frame``'s world, by value; tried again when its context died (the document
         was replaced) or the frame changed process."""
-        # The script's text is the same on every call (its arguments travel apart), so V8 compiles it once.
-        declaration = f"function (args, key, at) {{ return {_CALL}(({source}), args, key, at); }}"
+        # The script's text is the same on every call (its arguments travel apart), so V8 compiles it once; a
+        # long one is sent once per document (_declarations).
+        whole, short, n = _declarations(source)
         arguments = [{"value": args}, {"value": key} if key is not None else {}, {"value": at}]
         for attempt in range(CALL_ATTEMPTS):
             session: _Session | None = None
@@ -332,9 +362,16 @@ class WorldSessions:
                     raise PlaywrightError("no CDP session")  # not reached: callers check isolated first
                 session, frame_id = located
                 context_id = await self._context(session, frame_id)
+                kept = session.kept.setdefault(context_id, set())
                 answer = await session.cdp.send("Runtime.callFunctionOn", {
-                    "functionDeclaration": declaration, "executionContextId": context_id, "arguments": arguments,
+                    "functionDeclaration": short if short is not None and n in kept else whole,
+                    "executionContextId": context_id, "arguments": arguments,
                     "returnByValue": True, "awaitPromise": True})
+                if short is not None:
+                    if _MISSING in str((answer.get("exceptionDetails") or {}).get("exception", {}).get("description")):
+                        kept.discard(n)  # the world was made again under the same id: send it whole
+                        continue
+                    kept.add(n)
             except PlaywrightError as exc:
                 if session is not None and _closed(exc):
                     session.closed = True

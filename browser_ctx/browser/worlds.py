@@ -21,7 +21,8 @@ that world), and locators of refs keep working for every Playwright action.
   in those worlds when the element is on their page, else (no worlds given, another page) in the main world.
 
 Cost: one ``Runtime.callFunctionOn`` per script call (the script's text fixed, its arguments apart, so V8's
-compilation cache keeps it), as Playwright's own ``frame.evaluate``; the first call on a
+compilation cache keeps it; one over 8,000 characters, the walk, is sent once per document and then called by
+number), as Playwright's own ``frame.evaluate``; the first call on a
 page may add ``Runtime.enable`` (a few ms), the first on each frame one pin; an element adds one
 Playwright round trip (the pin).
 
