@@ -31,6 +31,10 @@ def test_normalise_url():
     assert normalise_url("file:///tmp/x.html", ("file",)) == "file:///tmp/x.html"
     with pytest.raises(InvalidArgument):
         normalise_url("  ")
+    for bad in ("not a url", "search for shoes", "/path/only"):
+        with pytest.raises(InvalidArgument, match="is not a URL"):
+            normalise_url(bad)
+    assert normalise_url("example.com/a b") == "https://example.com/a b"  # the browser encodes a path's spaces
 
 
 def one_line_error(result) -> str:

@@ -63,7 +63,7 @@ def normalise_url(url: str, allowed_schemes: tuple[str, ...] = ()) -> str:
 
     Raises:
         SchemeRefused: a scheme other than http(s) that ``allowed_schemes`` does not list.
-        InvalidArgument: an empty URL.
+        InvalidArgument: an empty URL, or no scheme and a host with spaces ("not a url").
     """
     url = url.strip()
     if not url:
@@ -71,6 +71,9 @@ def normalise_url(url: str, allowed_schemes: tuple[str, ...] = ()) -> str:
     scheme = urlsplit(url).scheme.lower()
     if not scheme or (scheme not in ("http", "https") and "://" not in url and url.split(":", 1)[1][:1].isdigit()):
         host = url.split("/", 1)[0].lower()
+        if not host or any(c.isspace() for c in host):
+            raise InvalidArgument(f"{url[:80]!r} is not a URL; pass an http(s) URL such as https://example.com/ "
+                                  "(or localhost:3000).")
         local = host.startswith(("localhost", "127.", "[::1]", "0.0.0.0"))
         return ("http://" if local else "https://") + url
     if scheme in ("http", "https") or scheme in allowed_schemes:
