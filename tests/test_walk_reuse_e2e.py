@@ -59,8 +59,13 @@ async def test_records_leave_out_values_that_change_by_themselves_and_name_a_for
         assert "Time left" not in first.replace('"Time left"', ""), first  # only the note names it
         assert '1 value changes by itself: "Time left"' in first, first
         await asyncio.sleep(0.5)
+        tab = await run.session.current_tab()
+        walks = tab.walks
         second = await call("browser_click", {"target": ref})
         assert "Clicked 2" in second and "Time left" not in second, second  # said once per page
+        # only the countdown changed since the first click's after walk, ticking by itself since that click: that
+        # walk is the second click's before
+        assert tab.walks - walks == 1
         drop = re.search(r'button "Drop the order" \[(e\d+)\]', snap).group(1)  # type: ignore[union-attr]
         gone = await call("browser_click", {"target": drop})
         assert re.search(r'- form "Order".*gone with its \d+ lines', gone), gone

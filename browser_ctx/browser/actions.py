@@ -10,8 +10,8 @@ Every action tool runs through :func:`perform`:
    ``filechooser`` events; a file chooser is kept on the tab for ``browser_file_upload`` to answer).
    Requests are read from the tab's own network capture (``tab.events``, CDP), the one network
    observer of a tab. One exception: a popup's capture attaches only after the popup's first
-   response has come, so a PDF a popup opens is seen through a context-wide Playwright ``response``
-   listener while the action runs (:meth:`Watch._on_response`; it keeps PDF responses only).
+   response has come, so a PDF a popup opens is known by its ``document.contentType`` and sized by a
+   ``HEAD`` request (:mod:`.pdf_docs`).
 3. **Settle**, bounded: wait until the requests the action started (of this tab), the DOM (a
    MutationObserver on the main document, ``js/settle_probe.js``) and layout (short CSS/Web animations)
    have all been quiet for ``settings.actions.quiet_ms`` (100 ms), or a new document has loaded and its
@@ -44,7 +44,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from playwright.async_api import Download, FileChooser, Page, Response
+from playwright.async_api import Download, FileChooser, Page
 from playwright.async_api import Error as PlaywrightError
 
 from .._errors import (
@@ -54,7 +54,6 @@ from .._errors import (
 from ..core.acted import record_delta
 from ..core.budget import Budget
 from ..core.journal import Gone, render_gone
-from ..core.network import RequestRecord
 from ..core.outline import outline, render_card
 from ..core.record import ActionRecord, PopupInfo, human_size
 from ..core.snapshot import Line, render_lines
@@ -62,12 +61,14 @@ from ..settings import Settings
 from .action_errors import action_error, ensure_open
 from .downloads import save_downloads
 from .drift import learn as learn_drift
+from .drift import learn_behind
 from .drift import note as drift_note
 from .journal import drain as drain_journal
 from .labels import keep_typed_value
+from .pdf_docs import shown_pdf
 from .reading import walk_for_record, walk_tab
 from .session import BrowserSession, Tab
-from .settle import PROBE_TIMEOUT_S, SYNC_TIMEOUT_S, Settling, look, sent_counts
+from .settle import PROBE_TIMEOUT_S, SYNC_TIMEOUT_S, Look, Settling, look, sent_counts
 from .targets import prime_locators
 from .traffic import Traffic
 
@@ -85,7 +86,6 @@ DELTA_MAX_TOKENS = 300
 RECORD_RESERVE_TOKENS = 250
 #: The least tokens a DOM delta gets, however small the call's budget.
 DELTA_MIN_TOKENS = 60
-_PDF = "application/pdf"
 @dataclass
 class _PageWatch:
     page: Page
@@ -119,6 +119,8 @@ class Watch(Settling):
     _before: list[Line] | None = None
     _drift_new: list[str] = field(default_factory=list)
     _stale: list[Line] | None = None  # the tab's last walk, when the before walk found the page changed since
+    _behind: bool = False  # the before is the tab's last walk; the page changed since only by itself
+    _recurring: tuple[str, ...] = ()  # the texts the first look saw changing by themselves
     _origin: float | None = None
     _dialog_mark: int = 0
     _traffic: Traffic = field(default_factory=Traffic)
@@ -128,7 +130,6 @@ class Watch(Settling):
     _popups: list[_PageWatch] = field(default_factory=list)
     _downloads: list[Download] = field(default_factory=list)
     _console_mark: dict[int, int] = field(default_factory=dict)
-    _pdf_responses: dict[str, Response] = field(default_factory=dict)
     _listeners: list[tuple[Any, str, Any]] = field(default_factory=list)
     _doc_changed: bool = False
     _chooser: FileChooser | None = None
@@ -142,6 +143,7 @@ class Watch(Settling):
     _early_kept: bool = False  # its walk is the after walk: the page did not change while it ran
     _last0: float | None = None
     _windows_asked: int = 0
+    _choosers0: int = 0  # the tab's choosers_seen when the watch started
     _window_at: float = 0.0
 
     # listeners ------------------------------------------------------------------------------
@@ -167,12 +169,6 @@ class Watch(Settling):
 
     def _on_file_chooser(self, chooser: FileChooser) -> None:
         self._chooser = chooser
-
-    def _on_response(self, response: Response) -> None:
-        """Context-wide: keep PDF documents. A popup's own capture starts after its first response, so
-        this is how a PDF opened in a popup is seen (the tab's capture sees everything else)."""
-        if _PDF in (response.headers.get("content-type") or "").lower():
-            self._pdf_responses[response.url] = response
 
     def _on_new_page(self, page: Page) -> None:
         self.session.dialogs.install(page)  # the session's own hook may not have run yet
@@ -213,13 +209,14 @@ class Watch(Settling):
 
     # phases ----------------------------------------------------------------------------------
 
-    async def _snapshot(self, *, before: bool = False) -> list[Line] | None:
+    async def _snapshot(self, *, before: bool = False, self_only: Awaitable[bool] | None = None) -> list[Line] | None:
         """The condensed page the record's delta compares (before: the tab's last walk when the page is
-        unchanged since, :func:`.reading.walk_for_record`); ``None`` while the page navigates. A before that
-        finds the page changed since the tab's last walk keeps that walk's lines (``_stale``), to learn which
-        values change by themselves."""
+        unchanged since, or changed only by itself, :func:`.reading.walk_for_record` with ``self_only``: then
+        ``_behind``); ``None`` while the page navigates. A before that finds the page changed since the tab's
+        last walk keeps that walk's lines (``_stale``), to learn which values change by themselves."""
         try:
-            walk, stale = await walk_for_record(self.tab, self.settings, reuse=before)
+            walk, stale, self._behind = await walk_for_record(self.tab, self.settings, reuse=before,
+                                                              self_only=self_only)
         except BrowserCtxError as exc:  # a page mid-navigation: no delta
             log.debug("snapshot for delta failed: %s", exc)
             return None
@@ -241,11 +238,11 @@ class Watch(Settling):
         except (TimeoutError, PlaywrightError):  # navigating, closed or busy
             return default
 
-    async def _walk_or_title(self, *, before: bool) -> list[Line] | None:
+    async def _walk_or_title(self, *, before: bool, self_only: Awaitable[bool] | None = None) -> list[Line] | None:
         """The delta's walk (its title kept in ``_walk_title``), or with no delta just the title."""
         self._walk_title = None
         if self.delta:
-            return await self._snapshot(before=before)
+            return await self._snapshot(before=before, self_only=self_only)
         self._walk_title = await self._title(self.tab.page, "")
         return None
 
@@ -275,10 +272,13 @@ class Watch(Settling):
                     return
             self._gone, self._gone_dropped = await drain_journal(page, self.tab.frame_ids)  # since the last call
 
+        last = self.tab.last_walk
+        probe = asyncio.ensure_future(look(self.tab, self.tab.acted_mark or (None, -1.0),
+                                           last[1].at if last is not None else None))
+        self_only = asyncio.ensure_future(_self_only(probe))
         seen, _, self._before, _ = await asyncio.gather(
-            look(self.tab, self.tab.acted_mark or (None, -1.0)), ready(), self._walk_or_title(before=True),
-            events.sync(timeout=SYNC_TIMEOUT_S))
-        self._origin, self._last0 = seen.origin, seen.last
+            probe, ready(), self._walk_or_title(before=True, self_only=self_only), events.sync(timeout=SYNC_TIMEOUT_S))
+        self._origin, self._last0, self._recurring = seen.origin, seen.last, seen.recurring
         if self._before is not None:
             self._drift_new = learn_drift(self.tab, self._stale, self._before, seen.recurring)
         if failed:
@@ -290,40 +290,12 @@ class Watch(Settling):
         self._events0 = {rid: n for rid, (_, n) in self._event_streams().items()}
         self._last_net = self._now()
         self._on(page, "download", self._on_download)
-        self._on(page, "filechooser", self._on_file_chooser)
+        self._choosers0 = self.tab.choosers_seen
+        if not self.tab.holds_choosers:  # else the tab's own listener counts them (no subscription per action)
+            self._on(page, "filechooser", self._on_file_chooser)
         if self.tab.events.cdp is not None:  # the capture keeps Page enabled on it
             self._on(self.tab.events.cdp, "Page.windowOpen", self._on_window_open)
         self._on(page.context, "page", self._on_new_page)
-        self._on(page.context, "response", self._on_response)
-
-    def _pdf_record(self, page: Page) -> tuple[Tab, RequestRecord] | Response | None:
-        """The PDF document ``page`` shows: from its tab's capture, else (a popup's first document) from
-        :meth:`_on_response`; ``None`` when it shows no PDF."""
-        tab = next((t for t in self.session.tabs if t.page is page), None)
-        if tab is not None:
-            url = self.session.redactor.url(page.url)  # the capture holds redacted URLs
-            for rec in reversed(tab.events.records()):
-                if rec.url == url and rec.resource_type == "document" and rec.status is not None:
-                    if rec.mime.lower() == _PDF:
-                        return tab, rec
-                    break
-        return self._pdf_responses.get(page.url)
-
-    async def _pdf_size(self, found: tuple[Tab, RequestRecord] | Response) -> int | None:
-        """Size in bytes of a PDF document: its Content-Length, else its body's size (``None`` if unknown)."""
-        if isinstance(found, tuple):
-            tab, rec = found
-            length = next((v for k, v in rec.response_headers.items() if k.lower() == "content-length"), "")
-            if length.isdigit():
-                return int(length)
-            return (await tab.events.response_body(rec)).full_bytes
-        length = found.headers.get("content-length") or ""
-        if length.isdigit():
-            return int(length)
-        try:
-            return len(await found.body())
-        except PlaywrightError:  # the body is gone (the popup closed): size unknown
-            return None
 
     async def _popup_info(self, pw: _PageWatch, tabs: list[Tab]) -> PopupInfo:
         if pw.closed or pw.page.is_closed():
@@ -333,9 +305,8 @@ class Watch(Settling):
         tab = tabs[index] if index is not None else None
         if tab is not None:
             await tab.events.sync(timeout=SYNC_TIMEOUT_S)
-        pdf = self._pdf_record(pw.page)
-        return PopupInfo(index, pw.page.url, title, pdf=pdf is not None,
-                         size=await self._pdf_size(pdf) if pdf else None)
+        pdf, size = await shown_pdf(self.session, pw.page)
+        return PopupInfo(index, pw.page.url, title, pdf=pdf, size=size)
 
     async def finish(self, also: Callable[[], Awaitable[object]] | None = None, typed: str | None = None
                      ) -> ActionRecord:
@@ -350,6 +321,8 @@ class Watch(Settling):
         finally:
             self.stop_listening()
         rec.dialogs = self.session.dialogs.since(self._dialog_mark)
+        if self.tab.choosers_seen > self._choosers0:
+            self._chooser = self.tab.last_chooser
         if self._chooser is not None:
             self.tab.file_chooser = self._chooser
             many = "files" if self._chooser.is_multiple() else "a file"
@@ -377,12 +350,14 @@ class Watch(Settling):
         rec.shown_and_gone = render_gone(self._gone + [g for g in gone if not g.shown], self._gone_dropped + dropped)
         rec.title_after = self._walk_title if self._walk_title is not None else await self._title(page,
                                                                                                    rec.title_before)
-        pdf = self._pdf_record(page) if rec.new_document else None
-        if pdf is not None:
-            rec.page_card = f"PDF document, {human_size(await self._pdf_size(pdf))}, shown in the browser's PDF viewer."
+        pdf, size = await shown_pdf(self.session, page) if rec.new_document else (False, None)
+        if pdf:
+            rec.page_card = f"PDF document, {human_size(size)}, shown in the browser's PDF viewer."
         elif rec.new_document:
             rec.page_card = await self._card()
         elif after is not None and self._before is not None:
+            if self._behind:  # the before is the tab's last walk: what the probe saw ticking since is not the action's
+                self._drift_new += learn_behind(self.tab, self._before, after, self._recurring)
             rec.delta = record_delta(self._before, after, action=rec.action, before_doc=self._docs.get(True),
                                      after_doc=self._docs.get(False), drifting=self.tab.drifting,
                                      value_said=rec.action.startswith("Typed ") or any(
@@ -496,4 +471,8 @@ async def perform(call_session: BrowserSession, tab: Tab, settings: Settings, ac
 
 async def _nothing() -> None:
     return None
+
+
+async def _self_only(probe: asyncio.Future[Look]) -> bool:
+    return (await probe).self_only
 

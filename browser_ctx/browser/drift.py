@@ -8,11 +8,11 @@ while the agent read the snapshot). Once could otherwise be the page doing somet
 
 from __future__ import annotations
 
-from ..core.delta import drifted, ticking
+from ..core.delta import diff_renderings, drift_shape, drifted, ticking
 from ..core.snapshot import Line
 from .tab import Tab
 
-__all__ = ["learn", "label", "note", "DRIFT_KEPT", "DRIFT_SEEN"]
+__all__ = ["learn", "learn_behind", "label", "note", "DRIFT_KEPT", "DRIFT_SEEN"]
 
 #: Most shapes of self-changing values a document keeps.
 DRIFT_KEPT = 20
@@ -49,3 +49,16 @@ def note(shapes: list[str]) -> str | None:
     names = ", ".join(f'"{label(s)}"' for s in shapes[:3])
     n = len(shapes)
     return f"{n} value{'s' if n != 1 else ''} change{'' if n != 1 else 's'} by itself: {names}"
+
+
+def learn_behind(tab: Tab, behind: list[Line], lines: list[Line], recurring: tuple[str, ...]) -> list[str]:
+    """The values that differ between ``behind`` (the tab's last walk, an action's before though the page changed
+    since where the settle probe counts no change) and ``lines`` (the walk after the action) and that the probe
+    saw changing by themselves (``recurring``): they count as changing by themselves at once (added to
+    ``tab.drifting``); returns those new."""
+    delta = diff_renderings(behind, lines)
+    shapes = [drift_shape(b) for _, b in delta.changed]
+    new = [s for s in dict.fromkeys(shapes) if ticking(s, recurring) and s not in tab.drifting]
+    new = new[:max(0, DRIFT_KEPT - len(tab.drifting))]
+    tab.drifting.update(new)
+    return new

@@ -16,17 +16,23 @@ share their parent's process (their main world has no context id here), and a fr
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from playwright.async_api import CDPSession
 from playwright.async_api import Error as PlaywrightError
 
-from .._errors import error_kind
+from .._errors import PageError, error_kind
 from .ax_nodes import OBJECT_GROUP
 from .closed_shadow import target_closed
 from .scripts import bundle
 
-__all__ = ["CLICK_EVENTS", "MAX_NODES", "MAX_ELEMENTS", "mark_listened"]
+if TYPE_CHECKING:
+    from playwright.async_api import Frame
+
+    from .semantics import FrameSessions
+    from .worlds import Worlds
+
+__all__ = ["CLICK_EVENTS", "MAX_NODES", "MAX_ELEMENTS", "mark_listened", "hand_over"]
 
 #: Listener types that make an element operable.
 CLICK_EVENTS = frozenset("click dblclick mousedown mouseup pointerdown pointerup touchstart touchend".split())
@@ -109,3 +115,28 @@ async def _keep(cdp: CDPSession, context_id: int, object_ids: list[str]) -> int:
                                                     "returnByValue": True})
     value = (got.get("result") or {}).get("value")
     return int(value) if isinstance(value, (int, float)) else 0
+
+
+async def hand_over(frame: Frame, sessions: FrameSessions, worlds: Worlds) -> bool:
+    """Hand the frame's listened-to elements to its next walk (:func:`mark_listened`); a frame that cannot be reached
+    is walked without them. Returns whether it has none (the walk then forgets those kept before).
+
+    Raises:
+        PageError: the page or browser closed.
+    """
+    try:
+        world = await worlds.context_of(frame)
+        if world is None or (not world[0] and frame.parent_frame is not None):
+            return False  # an in-process child frame: its main world is not the session's default context
+        cdp, kept = await sessions.for_frame(frame if world[0] else None), worlds.listened
+        try:
+            return cdp is not None and await mark_listened(cdp, world[1], keep_none=False, kept=kept) is None
+        except PlaywrightError as exc:  # the world's context died with its document (a navigation): ask again
+            if cdp is None or error_kind(exc) != "stale-context":
+                raise
+            fresh = await worlds.context_of(frame, stale=world[1])
+            return fresh is not None and await mark_listened(cdp, fresh[1], keep_none=False, kept=kept) is None
+    except PageError:
+        raise
+    except PlaywrightError:  # navigating or detached: the walk that follows says what it can
+        return False

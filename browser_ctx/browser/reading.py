@@ -10,6 +10,8 @@ anything else is a Playwright selector (CSS, which pierces open shadow roots,
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable
+from typing import NamedTuple
 
 from playwright.async_api import Error as PlaywrightError
 
@@ -21,8 +23,8 @@ from .session import Tab
 from .targets import locator_for
 from .walk import PageWalk, Walk, walk_frame, walk_locator, walk_page
 
-__all__ = ["page_title", "walk_tab", "walk_tab_page", "walk_target", "walk_for_record", "walk_after_card", "remember",
-           "count_matches", "MAX_MATCHES", "interrupt_scripts"]
+__all__ = ["page_title", "walk_tab", "walk_tab_page", "walk_target", "walk_for_record", "RecordWalk", "walk_after_card",
+           "remember", "count_matches", "MAX_MATCHES", "interrupt_scripts"]
 
 
 async def interrupt_scripts(tab: Tab) -> bool:
@@ -91,13 +93,30 @@ async def walk_after_card(tab: Tab, settings: Settings, bound: int, calls: int) 
     return await walk_tab_page(tab, settings, bound)
 
 
-async def walk_for_record(tab: Tab, settings: Settings, *, reuse: bool) -> tuple[PageWalk, PageWalk | None]:
+class RecordWalk(NamedTuple):
+    """What :func:`walk_for_record` returns.
+
+    Attributes:
+        walk: the walk (or the tab's last).
+        stale: the tab's last walk when the page changed since it with no action of ours between (``reuse``):
+            what changed by itself in between.
+        behind: ``walk`` is the tab's last walk although the page changed since, only where the settle probe
+            counts no change (values that change by themselves: a clock, a progress bar).
+    """
+
+    walk: PageWalk
+    stale: PageWalk | None = None
+    behind: bool = False
+
+
+async def walk_for_record(tab: Tab, settings: Settings, *, reuse: bool,
+                          self_only: Awaitable[bool] | None = None) -> RecordWalk:
     """The walk an action's record compares: bounded as a default snapshot is (``collect_chars`` of the default
     ``maxTokens``), and kept as the tab's last. With ``reuse`` (the "before" of an action), the tab's last walk
-    is returned instead when the page version has not changed since it (one small evaluate) and it covered as
-    much (complete, or the same bound), on a page without child frames (their changes have no version here).
-    Returns the walk and, when the page changed since the tab's last walk of the same document without an
-    action of ours between (``reuse``), that last walk: what changed by itself in between.
+    is returned instead when it covered as much (complete, or the same bound), on a page without child frames
+    (their changes have no version here), and either the page version has not changed since it (one small
+    evaluate) or ``self_only`` (the settle probe's word, :attr:`.settle.Look.self_only`, asked with that walk)
+    says it changed since only where elements change by themselves (``behind``).
 
     Raises:
         ActionTimeout: no answer within the read timeout.
@@ -108,13 +127,15 @@ async def walk_for_record(tab: Tab, settings: Settings, *, reuse: bool) -> tuple
     if reuse and last is not None and (last[1].complete or last[0] == bound) and len(tab.page.frames) == 1:
         version = await page_version(tab.page, worlds=tab.worlds)
         if version is not None and version == last[1].version:
-            return last[1], None
+            return RecordWalk(last[1])
+        if version is not None and self_only is not None and await self_only:
+            return RecordWalk(last[1], behind=True)
     walk = await walk_tab_page(tab, settings, bound)
     remember(tab, bound, walk)
     stale = last[1] if reuse and last is not None and last[0] == bound else None
     if stale is not None and _document(stale.version) != _document(walk.version):
         stale = None  # another document: nothing changed by itself
-    return walk, stale
+    return RecordWalk(walk, stale)
 
 
 def _document(version: str | None) -> str:

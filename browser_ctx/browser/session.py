@@ -314,6 +314,8 @@ class BrowserSession:
         events = EventCapture(page, self.settings.events, self.redactor, hook=self.console_hook, cdp=cdp)
         tab = Tab(id=self._next_id, page=page, events=events, cdp=cdp)
         self.dialogs.install(page)  # answer dialogs from the first load on
+        if self._owns_context:  # one subscription for the tab's life, not two round trips per action
+            tab.hold_choosers()
         self._next_id += 1
         self._tabs.append(tab)
         page.on("close", lambda _p: self._forget(tab))

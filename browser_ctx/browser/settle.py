@@ -62,6 +62,8 @@ class Look:
             install until one came: equal in two looks when no mutation that counts came between them.
         recurring: asked with ``since``: the texts of the elements seen changing by themselves again and again
             since then (a clock's: their last three bursts of changes), collapsed, up to 120 characters, at most 20.
+        self_only: asked with ``walked``: the page changed since that walk only where elements changed by
+            themselves since ``since`` (``js/settle_probe.js``).
     """
 
     origin: float | None
@@ -70,6 +72,7 @@ class Look:
     loaded: bool
     last: float | None = None
     recurring: tuple[str, ...] = ()
+    self_only: bool = False
 
     @property
     def mark(self) -> tuple[float, float] | None:
@@ -79,16 +82,17 @@ class Look:
         return self.origin, self.last + self.dom_quiet
 
 
-async def look(tab: Tab, since: tuple[float | None, float] | None = None) -> Look:
+async def look(tab: Tab, since: tuple[float | None, float] | None = None,
+               walked: tuple[float, float] | None = None) -> Look:
     """Probe ``tab``'s main document (installs the probe's observer the first time). ``since``: a :attr:`Look.mark`
-    (of our last action's end; ``(None, -1)``: none yet) after which to list what changes by itself. Never
-    raises."""
+    (of our last action's end; ``(None, -1)``: none yet) after which to list what changes by itself; ``walked``:
+    a walk's :attr:`.walk.PageWalk.at`, for :attr:`Look.self_only`. Never raises."""
+    query = {"since": list(since) if since else None, "walked": list(walked) if walked else None}
     try:
-        origin, dom, layout, loaded, last, recurring = await asyncio.wait_for(
-            tab.worlds.evaluate(tab.page.main_frame, script("settle_probe"), list(since) if since else None),
-            PROBE_TIMEOUT_S)
+        origin, dom, layout, loaded, last, recurring, self_only = await asyncio.wait_for(
+            tab.worlds.evaluate(tab.page.main_frame, script("settle_probe"), query), PROBE_TIMEOUT_S)
         return Look(origin, float(dom), float(layout), bool(loaded), float(last),
-                    tuple(str(t) for t in recurring if t))
+                    tuple(str(t) for t in recurring if t), bool(self_only))
     except (TimeoutError, PlaywrightError, TypeError, ValueError):  # navigating: the document is changing
         return Look(None, 0.0, 0.0, False)
 

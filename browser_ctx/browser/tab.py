@@ -78,6 +78,11 @@ class Tab:
     last_capture_number: int = 0
     #: A file chooser the last action opened and nobody answered yet (``browser_file_upload`` without target).
     file_chooser: FileChooser | None = None
+    #: The tab listens for file choosers for its whole life (a browser we launched: Playwright then intercepts
+    #: them), counting them here; else each action listens (a user's browser keeps its native dialogs between).
+    holds_choosers: bool = False
+    choosers_seen: int = 0
+    last_chooser: FileChooser | None = None
     #: When (epoch s) our last navigation of this page ended (or a failed load was undone): documents started
     #: before it were ours (a redirect chain, Chromium's error page, the page gone back to), not the page moving
     #: by itself.
@@ -117,6 +122,15 @@ class Tab:
 
     def __post_init__(self) -> None:
         self.worlds = Worlds(self.page, self.cdp)
+
+    def hold_choosers(self) -> None:
+        """Listen for file choosers from now on (:attr:`holds_choosers`)."""
+        def opened(chooser: FileChooser) -> None:
+            self.choosers_seen += 1
+            self.last_chooser = chooser
+
+        self.page.on("filechooser", opened)
+        self.holds_choosers = True
 
     def keep(self, key: str, capture: Capture, limit: int) -> None:
         """Store ``capture`` under ``key``, keeping at most ``limit`` captures."""

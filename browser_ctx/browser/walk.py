@@ -24,11 +24,11 @@ from typing import TYPE_CHECKING
 
 from playwright.async_api import Error as PlaywrightError
 
-from .._errors import ActionTimeout, PageError, error_kind, translate
+from .._errors import ActionTimeout, PageError, translate
 from ..core.tree import Document, Node, Walked, document_of, from_wire, name_by_hints, splice
 from ..core.wrappers import unwrap
 from . import closed_shadow, semantics
-from .listeners import mark_listened
+from .listeners import hand_over
 from .refs import FrameIds
 from .scripts import bundle
 from .worlds import Worlds
@@ -102,6 +102,7 @@ class PageWalk(Walk):
         title: the document's title at the walk (``document.title``), from the same evaluate.
         walker_names: names come from the walker alone, not Chromium's accessibility tree, because the document
             has more than :data:`SEMANTICS_MAX_ELEMENTS` elements.
+        at: (the document's ``performance.timeOrigin``, its clock in ms) at the walk; ``None`` if not given.
     """
 
     version: str | None = None
@@ -113,6 +114,7 @@ class PageWalk(Walk):
     siblings_left: int = 0
     title: str = ""
     walker_names: bool = False
+    at: tuple[float, float] | None = None
 
     @property
     def elements_left(self) -> int:
@@ -136,31 +138,6 @@ async def _mark_child(child: Frame, frame_ids: FrameIds, worlds: Worlds | None) 
     except PlaywrightError:  # a detached/crashed child frame just stays an empty placeholder
         return
     frame_ids.mark(child)
-
-
-async def _listeners(frame: Frame, sessions: semantics.FrameSessions, worlds: Worlds) -> bool:
-    """Hand the frame's listened-to elements to the walk (:mod:`.listeners`); a frame that cannot be reached
-    is walked without them. Returns whether it has none (the walk then forgets those kept before).
-
-    Raises:
-        PageError: the page or browser closed.
-    """
-    try:
-        world = await worlds.context_of(frame)
-        if world is None or (not world[0] and frame.parent_frame is not None):
-            return False  # an in-process child frame: its main world is not the session's default context
-        cdp, kept = await sessions.for_frame(frame if world[0] else None), worlds.listened
-        try:
-            return cdp is not None and await mark_listened(cdp, world[1], keep_none=False, kept=kept) is None
-        except PlaywrightError as exc:  # the world's context died with its document (a navigation): ask again
-            if cdp is None or error_kind(exc) != "stale-context":
-                raise
-            fresh = await worlds.context_of(frame, stale=world[1])
-            return fresh is not None and await mark_listened(cdp, fresh[1], keep_none=False, kept=kept) is None
-    except PageError:
-        raise
-    except PlaywrightError:  # navigating or detached: the walk that follows says what it can
-        return False
 
 
 async def _semantics(walked: Walked, frame: Frame, token: str, sessions: semantics.FrameSessions,
@@ -252,7 +229,7 @@ async def _walk(frame: Frame, frame_ids: FrameIds, root: ElementHandle | None, b
         if frame.parent_frame is None and not walker_names:  # the tree is built while its listeners are found
             held = asyncio.ensure_future(semantics.hold_small_tree(sessions, SEMANTICS_MAX_ELEMENTS))
             held.add_done_callback(lambda f: f.cancelled() or f.exception())
-        if await _listeners(frame, sessions, worlds):
+        if await hand_over(frame, sessions, worlds):
             opts["listenedNone"] = True
     tree_held = await held if held is not None else False
     if tree_held:  # the walk reads Chromium's names of its kept nodes itself (js/ax_computed.js)
@@ -389,7 +366,13 @@ async def walk_page(frame: Frame, *, frame_ids: FrameIds, max_chars: int = 0,
                     elements=int(facts.get("elements") or 0), walked=int(facts.get("walked") or 0),
                     complete=not facts.get("stopped"), rest=str(facts.get("rest") or ""),
                     siblings_left=int(facts.get("siblingsLeft") or 0), title=str(facts.get("title") or ""),
-                    walker_names=bool(facts.get("walkerNames")))
+                    walker_names=bool(facts.get("walkerNames")), at=_clock(facts.get("at")))
+
+
+def _clock(mark: object) -> tuple[float, float] | None:
+    if isinstance(mark, list) and len(mark) == 2 and all(isinstance(x, (int, float)) for x in mark):
+        return float(mark[0]), float(mark[1])
+    return None
 
 
 #: A target that is part of a table (a row, a cell, a body) is read inside a table of its own, under the table's

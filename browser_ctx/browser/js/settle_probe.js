@@ -4,8 +4,11 @@
 // performance.now() of the last mutation that counts (of the install until one came: a mark to compare),
 // with `since`: the texts (collapsed, up to 120 characters; at most 20) of the elements still shown that change
 // by themselves, their last three bursts all after `since`, the last within 2 s].
-// Argument: `since`, [timeOrigin, performance.now() ms] of the end of our last action (of another document: any
-// time counts), or null (then the texts are []).
+// Argument: null, or {since, walked}: `since`, [timeOrigin, performance.now() ms] of the end of our last action
+// (of another document: any time counts; without it the texts are []); `walked`, [timeOrigin, performance.now()]
+// of a walk of the page. With `walked`, an 8th item: whether the page changed since that walk only where elements
+// change by themselves (no mutation that counts; each element changed since the walk has its last three bursts
+// after `since`; the probe was installed before the walk; at most 64 such elements were seen changing).
 // A mutation does not count when its element changes by itself: its third or later burst of changes (bursts
 // 50 ms or more apart, each within 2 s of the one before), as a ticking clock, a progress bar or a feed does.
 // Changes less than 50 ms apart are one burst (a script animation keeps counting while it runs). An element
@@ -14,14 +17,15 @@
 // Animations (CSS transitions and animations, Web Animations) that end within 1 s of their start count as
 // layout; endless or longer ones (spinners, progress) do not. w.times keeps the last 64 counted mutations
 // (performance.now() ms), for bench/settle_gaps.py.
-((since) => {
+((q) => {
   const BURST_MS = 50, RECUR_GAP_MS = 2000, RECUR_BURSTS = 3, SCAN = 100, ANIMATION_MS = 1000, TIMES = 64,
-    RECUR_KEPT = 20;
+    RECUR_KEPT = 20, SELF_KEPT = 64;
+  const since = q && q.since, walked = q && q.walked;
   let w = window.__bcSettle;
   if (!w || w.doc !== document) {
     const t = performance.now();
     w = { doc: document, last: t, layoutEnd: t - ANIMATION_MS, obs: null, seen: new WeakMap(), times: [],
-          recur: [] };
+          recur: [], installed: t, self: new Map(), selfLost: -1 };
     // whether mutation record `r` counts (updates its element's burst history either way)
     const counts = (r, now) => {
       const node = r.target;
@@ -43,6 +47,12 @@
       const added = r.addedNodes;
       for (let i = 0; added && i < added.length && i < 20; i++) {
         if (added[i].nodeType === 1) w.seen.set(added[i], { n: s.n, at: now, recurring: s.recurring, b: s.b });
+      }
+      if (s.recurring) {  // element -> when it last changed by itself, the most recent SELF_KEPT
+        w.self.delete(el);
+        w.self.set(el, now);
+        if (w.self.size > SELF_KEPT) { const [old, at] = w.self.entries().next().value; w.self.delete(old);
+          w.selfLost = at; }
       }
       return !s.recurring;
     };
@@ -82,6 +92,15 @@
     if (!el.isConnected || !s || s.b.length < RECUR_BURSTS || s.b[0] <= after || now - s.at > RECUR_GAP_MS) continue;
     recurring.push((el.textContent || '').slice(0, 400).replace(/\s+/g, ' ').trim().slice(0, 120));
   }
+  let selfOnly = false;
+  if (Array.isArray(walked) && walked[0] === performance.timeOrigin) {
+    const at = walked[1];
+    selfOnly = w.installed <= at && w.last <= at && w.selfLost <= at;
+    for (const [el, t] of w.self) {
+      const s = w.seen.get(el);
+      if (selfOnly && t > at && (after === null || !s || s.b.length < RECUR_BURSTS || s.b[0] <= after)) selfOnly = false;
+    }
+  }
   return [performance.timeOrigin, now - w.last, now - w.layoutEnd, document.readyState === 'complete', w.last,
-          recurring];
+          recurring, selfOnly];
 })

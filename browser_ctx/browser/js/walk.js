@@ -22,7 +22,7 @@
  * elements (all elements under the root, light DOM), walked (elements visited), stopped (maxChars reached),
  * rest (when stopped: a hash of the text and form values of everything under the root, else ''), siblingsLeft
  * (the most element siblings left unread in one parent on the walk's way out: the rest of a long list), title
- * (document.title)}.
+ * (document.title), at ([timeOrigin, performance.now()] at the walk)}.
  *
  * State kept on window.__browserCtx (one per document):
  *   refs: Map N -> WeakRef(element); ids: WeakMap element -> N; n: last N used;
@@ -63,7 +63,8 @@
   };
   const facts = () => ({ version: performance.timeOrigin + ':' + bc.version + ':' + location.href,
     readyState: doc.readyState, elements: root ? 1 + root.getElementsByTagName('*').length : 0, walked, stopped,
-    rest: stopped ? restHash() : '', siblingsLeft, title: String(doc.title || '') });
+    rest: stopped ? restHash() : '', siblingsLeft, title: String(doc.title || ''),
+    at: [performance.timeOrigin, performance.now()] });
   /* nodes whose semantics Python asks of Chromium's accessibility tree (opts.axToken, see
      browser_ctx/browser/semantics.py): each is marked data-ax="<index in axKept>" before its data-name,
      and the list is left on the registry (bc.axKept, read once) under the token */
