@@ -168,3 +168,16 @@ async def test_the_walk_is_sent_once_per_document_and_a_listened_set_once_per_ch
         assert whole() == 1, "a new document: sent whole once"
         await call("browser_snapshot", {"force": True})
         assert whole() == 1
+
+
+async def test_a_native_selects_value_is_the_walks_not_asked_over_cdp(site, sent):
+    async with in_process() as run:
+        call = run.call
+        await call("browser_navigate", {"url": f"{site}/actions/latency/toast.html"})
+        await call("browser_snapshot", {})
+        del sent[:]
+        snap = await call("browser_snapshot", {"force": True})
+        assert 'select "Theme" [e4] = "Light" (3 options: Light, Dark, System)' in snap, snap
+        methods = [m for m, _, _ in sent]
+        assert "Runtime.getProperties" not in methods, methods  # no node's keys picked: none is asked
+        assert methods.count("Accessibility.getPartialAXTree") == 1, methods  # the one that held the tree

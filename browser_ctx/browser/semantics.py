@@ -424,7 +424,7 @@ def apply_semantics(marked: Sequence[tuple[int, Node]], answers: Sequence[NodeSe
       field that failed validation), unless it has one;
     - ``data-value``: Chromium's value (at most ``max_value_chars`` characters) for the roles of
       :data:`VALUE_ROLES` when the walker gave no ``data-value``/``data-filled`` (a custom combobox showing
-      "Spain", a slider's ``aria-valuetext``).
+      "Spain", a slider's ``aria-valuetext``); not on a native ``select``, whose selected options the walk has.
 
     Otherwise (no answer, or an ignored node) the walker's name stays.
     """
@@ -441,7 +441,8 @@ def apply_semantics(marked: Sequence[tuple[int, Node]], answers: Sequence[NodeSe
             attrs["data-name"] = name
         if answer.invalid and "aria-invalid" not in attrs:
             attrs["aria-invalid"] = "true"
-        if answer.value and answer.role in VALUE_ROLES and "data-value" not in attrs and "data-filled" not in attrs:
+        if answer.value and answer.role in VALUE_ROLES and "data-value" not in attrs and "data-filled" not in attrs \
+                and node.tag != "select":  # a native select shows its selected options (the walk's)
             value = _capped(answer.value, max_value_chars)
             if value:
                 attrs["data-value"] = value

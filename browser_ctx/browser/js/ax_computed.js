@@ -8,7 +8,7 @@
 // all), valueRoles (roles whose value only the CDP answer carries). Returns null (no such API, or too slow),
 // else [number of kept nodes, [[index, role, name, ask], ...]] where ask is true for a node whose CDP answer
 // says more than its name (a value, an invalid state, a name from title or placeholder, a node it may ignore:
-// not rendered, hidden, inert, presentational).
+// not rendered, hidden, inert, presentational; not a native select: the walk reads its selected option).
 (function (limit, valueRoles) {
   if (typeof Element === 'undefined' || !('computedName' in Element.prototype)) return null;
   const kept = this;
@@ -38,8 +38,8 @@
     if (!e || e.nodeType !== 1) continue;  /* not instanceof: a node of a child frame has its own Element */
     const role = e.computedRole || '';
     const name = e.computedName || '';
-    const ask = modal(e.ownerDocument) || roles.has(role) || role === 'none' || hidden(e) || unrendered(e) ||
-      e.hasAttribute('aria-invalid') || (e.validity !== undefined && !e.validity.valid) ||
+    const ask = modal(e.ownerDocument) || (roles.has(role) && e.localName !== 'select') || role === 'none' ||
+      hidden(e) || unrendered(e) || e.hasAttribute('aria-invalid') || (e.validity !== undefined && !e.validity.valid) ||
       (!name.trim() && (e.hasAttribute('title') || e.hasAttribute('placeholder')));
     out.push([i, role, name, ask]);
     if (performance.now() - t0 > 25 + 2 * out.length) return null;  /* slow: the tree is not held */
