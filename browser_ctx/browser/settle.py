@@ -44,8 +44,10 @@ PROBE_TIMEOUT_S = 2.0
 SYNC_TIMEOUT_S = 1.0
 #: How long (ms) settling waits for a window the page asked for to reach Playwright as a new page.
 WINDOW_WAIT_MS = 2000
-#: How long (ms) a quick action whose first look saw only DOM changes waits before looking again (a frame and
-#: some): no further change by then and it ends (the keystroke's own reaction is in the DOM already).
+#: How long (ms) a quick action whose first look saw only DOM changes waits at most before looking again: the look
+#: comes once the page's next animation frame has run (a reaction rendered in a frame is seen), else after this
+#: (a page in the background gets no frames); no further change by then and it ends (the keystroke's own reaction
+#: is in the DOM already).
 FRAME_MS = 20
 
 
@@ -83,11 +85,13 @@ class Look:
 
 
 async def look(tab: Tab, since: tuple[float | None, float] | None = None,
-               walked: tuple[float, float] | None = None) -> Look:
+               walked: tuple[float, float] | None = None, *, frame_ms: float = 0) -> Look:
     """Probe ``tab``'s main document (installs the probe's observer the first time). ``since``: a :attr:`Look.mark`
     (of our last action's end; ``(None, -1)``: none yet) after which to list what changes by itself; ``walked``:
-    a walk's :attr:`.walk.PageWalk.at`, for :attr:`Look.self_only`. Never raises."""
-    query = {"since": list(since) if since else None, "walked": list(walked) if walked else None}
+    a walk's :attr:`.walk.PageWalk.at`, for :attr:`Look.self_only`; ``frame_ms``: look once the page's next
+    animation frame has run, waiting at most that long. Never raises."""
+    query = {"since": list(since) if since else None, "walked": list(walked) if walked else None,
+             "frame": frame_ms}
     try:
         origin, dom, layout, loaded, last, recurring, self_only = await asyncio.wait_for(
             tab.worlds.evaluate(tab.page.main_frame, script("settle_probe"), query), PROBE_TIMEOUT_S)
@@ -236,21 +240,18 @@ class Settling:
 
     async def _quick_end(self, seen: Look) -> bool:
         """Whether a quick action ends at its first look ``seen``: it changed nothing the look could see
-        (:meth:`_moved`; ``_still`` is then set), or only the DOM and, :data:`FRAME_MS` later, nothing more; in
-        both cases it started no request. The record's reads (the journal's drain and the after walk) begin
-        with that wait (``_walked_early``); the look comes once both are done, and their walk is the record's
-        only when it saw nothing change since ``seen`` (``_early_kept``)."""
+        (:meth:`_moved`; ``_still`` is then set), or only the DOM and, once the page's next frame has run (at most
+        :data:`FRAME_MS`), nothing more; in both cases it started no request. The record's reads (the journal's
+        drain and the after walk, ``_walked_early``) run beside that look, and their walk is the record's only
+        when the look saw nothing change since ``seen`` (``_early_kept``)."""
         if not self._moved(seen):
             self._still = await self._no_requests()
             return self._still
         if self._elsewhere(seen) or not await self._no_requests():
             return False
         early = self._walk_after_early()  # the renderer reads the page while we wait out the frame
-        if early is not None:
-            await asyncio.gather(asyncio.sleep(FRAME_MS / 1000), asyncio.wait([early]))
-        else:
-            await asyncio.sleep(FRAME_MS / 1000)
-        again = await look(self.tab)
+        again, _ = await asyncio.gather(look(self.tab, frame_ms=FRAME_MS),
+                                        asyncio.wait([early]) if early is not None else asyncio.sleep(0))
         done = again.origin == seen.origin and again.last == seen.last and again.layout_quiet >= 0
         self._walked_early, self._early_kept = early, done
         return done

@@ -4,11 +4,13 @@
 // performance.now() of the last mutation that counts (of the install until one came: a mark to compare),
 // with `since`: the texts (collapsed, up to 120 characters; at most 20) of the elements still shown that change
 // by themselves, their last three bursts all after `since`, the last within 2 s].
-// Argument: null, or {since, walked}: `since`, [timeOrigin, performance.now() ms] of the end of our last action
+// Argument: null, or {since, walked, frame}: `since`, [timeOrigin, performance.now() ms] of the end of our last action
 // (of another document: any time counts; without it the texts are []); `walked`, [timeOrigin, performance.now()]
 // of a walk of the page. With `walked`, an 8th item: whether the page changed since that walk only where elements
 // change by themselves (no mutation that counts; each element changed since the walk has its last three bursts
-// after `since`; the probe was installed before the walk; at most 64 such elements were seen changing).
+// after `since`; the probe was installed before the walk; at most 64 such elements were seen changing). With
+// `frame` (ms): a promise of the answer once the next animation frame has run (and a task after it), at most
+// that long.
 // A mutation does not count when its element changes by itself: its third or later burst of changes (bursts
 // 50 ms or more apart, each within 2 s of the one before), as a ticking clock, a progress bar or a feed does.
 // Changes less than 50 ms apart are one burst (a script animation keeps counting while it runs). An element
@@ -73,34 +75,47 @@
                                                         enumerable: false }); }
     catch (e) { window.__bcSettle = w; }
   }
-  const now = performance.now();
-  try {
-    const animations = document.getAnimations ? document.getAnimations() : [];
-    for (let i = 0; i < animations.length && i < 200; i++) {
-      const a = animations[i];
-      if (a.playState !== 'running' || !a.effect) continue;
-      const timing = a.effect.getComputedTiming();
-      if (!isFinite(timing.endTime) || timing.endTime > ANIMATION_MS) continue;
-      const end = now + Math.max(0, timing.endTime - (timing.localTime || 0)) / Math.abs(a.playbackRate || 1);
-      if (end > w.layoutEnd) w.layoutEnd = end;
+  const answer = () => {
+    const now = performance.now();
+    try {
+      const animations = document.getAnimations ? document.getAnimations() : [];
+      for (let i = 0; i < animations.length && i < 200; i++) {
+        const a = animations[i];
+        if (a.playState !== 'running' || !a.effect) continue;
+        const timing = a.effect.getComputedTiming();
+        if (!isFinite(timing.endTime) || timing.endTime > ANIMATION_MS) continue;
+        const end = now + Math.max(0, timing.endTime - (timing.localTime || 0)) / Math.abs(a.playbackRate || 1);
+        if (end > w.layoutEnd) w.layoutEnd = end;
+      }
+    } catch (e) {}
+    const recurring = [];
+    const after = Array.isArray(since) ? (since[0] === performance.timeOrigin ? since[1] : -1) : null;
+    for (let i = 0; after !== null && i < w.recur.length; i++) {
+      const el = w.recur[i], s = w.seen.get(el);
+      if (!el.isConnected || !s || s.b.length < RECUR_BURSTS || s.b[0] <= after || now - s.at > RECUR_GAP_MS) {
+        continue;
+      }
+      recurring.push((el.textContent || '').slice(0, 400).replace(/\s+/g, ' ').trim().slice(0, 120));
     }
-  } catch (e) {}
-  const recurring = [];
-  const after = Array.isArray(since) ? (since[0] === performance.timeOrigin ? since[1] : -1) : null;
-  for (let i = 0; after !== null && i < w.recur.length; i++) {
-    const el = w.recur[i], s = w.seen.get(el);
-    if (!el.isConnected || !s || s.b.length < RECUR_BURSTS || s.b[0] <= after || now - s.at > RECUR_GAP_MS) continue;
-    recurring.push((el.textContent || '').slice(0, 400).replace(/\s+/g, ' ').trim().slice(0, 120));
-  }
-  let selfOnly = false;
-  if (Array.isArray(walked) && walked[0] === performance.timeOrigin) {
-    const at = walked[1];
-    selfOnly = w.installed <= at && w.last <= at && w.selfLost <= at;
-    for (const [el, t] of w.self) {
-      const s = w.seen.get(el);
-      if (selfOnly && t > at && (after === null || !s || s.b.length < RECUR_BURSTS || s.b[0] <= after)) selfOnly = false;
+    let selfOnly = false;
+    if (Array.isArray(walked) && walked[0] === performance.timeOrigin) {
+      const at = walked[1];
+      selfOnly = w.installed <= at && w.last <= at && w.selfLost <= at;
+      for (const [el, t] of w.self) {
+        const s = w.seen.get(el);
+        if (t > at && (after === null || !s || s.b.length < RECUR_BURSTS || s.b[0] <= after)) selfOnly = false;
+      }
     }
+    return [performance.timeOrigin, now - w.last, now - w.layoutEnd, document.readyState === 'complete', w.last,
+            recurring, selfOnly];
+  };
+  if (q && q.frame > 0) {  // after the next frame has run its callbacks and their mutations were seen, or q.frame ms
+    return new Promise((resolve) => {
+      let done = false;
+      const go = () => { if (!done) { done = true; resolve(answer()); } };
+      requestAnimationFrame(() => setTimeout(go, 0));
+      setTimeout(go, q.frame);
+    });
   }
-  return [performance.timeOrigin, now - w.last, now - w.layoutEnd, document.readyState === 'complete', w.last,
-          recurring, selfOnly];
+  return answer();
 })
