@@ -99,7 +99,7 @@ def test_a_frame_the_action_sent_keeps_it_waiting_but_a_heartbeat_does_not():
 
 class _Quick(Settling):
     """A quick settle's first look saw a DOM change; ``later`` is what the look after the frame sees. Its early
-    reads take ``read_s`` seconds: the look must come after them, whatever the frame."""
+    reads take ``read_s`` seconds: the settle ends only once they are done."""
 
     def __init__(self, later: Look, read_s: float = 0.0) -> None:
         self.tab = cast(Tab, SimpleNamespace())
@@ -127,15 +127,16 @@ class _Quick(Settling):
 async def test_a_quick_settle_keeps_the_walk_it_began_only_when_nothing_changed_while_it_ran(monkeypatch):
     first = Look(origin=1.0, dom_quiet=2.0, layout_quiet=100.0, loaded=True, last=9.0)
 
-    async def later_look(tab):
-        settling.order.append("look")
+    async def later_look(tab, *, frame_ms=0.0):
+        settling.order.append(f"look after a frame, {frame_ms:.0f} ms at most")
         return settling.later
 
     monkeypatch.setattr(settle_mod, "look", later_look)
-    settling = _Quick(first, read_s=0.05)  # the same last mutation; the reads outlast the 20 ms frame
+    settling = _Quick(first, read_s=0.05)  # the same last mutation; the reads outlast the look
     assert await settling._quick_end(first)
     assert settling._walked_early is settling.walk and settling._early_kept
-    assert settling.order == ["read", "look"]  # the look that keeps the walk came after it
+    # the look waits for the page's next frame (at most FRAME_MS), and the reads it decides on are done
+    assert settling.order == [f"look after a frame, {settle_mod.FRAME_MS} ms at most", "read"]
     assert settling.walk.result() == ("drained", ["after"])
 
     settling = _Quick(replace(first, last=15.0, dom_quiet=1.0))  # it changed again meanwhile
