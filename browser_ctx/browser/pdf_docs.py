@@ -28,7 +28,7 @@ POPUP_CHECK_S = 2.0
 
 def pdf_shown(session: BrowserSession, page: Page) -> tuple[Tab, RequestRecord] | None:
     """The PDF document ``page`` shows, from its tab's capture; ``None`` when it shows no PDF or the capture has
-    not its document (a popup's first: :func:`popup_pdf`)."""
+    not its document (a popup's first: :func:`shown_pdf` then asks the page)."""
     tab = next((t for t in session.tabs if t.page is page), None)
     if tab is not None:
         url = session.redactor.url(page.url)  # the capture holds redacted URLs
