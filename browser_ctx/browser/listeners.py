@@ -128,7 +128,8 @@ async def hand_over(frame: Frame, sessions: FrameSessions, worlds: Worlds) -> bo
         world = await worlds.context_of(frame)
         if world is None or (not world[0] and frame.parent_frame is not None):
             return False  # an in-process child frame: its main world is not the session's default context
-        cdp, kept = await sessions.for_frame(frame if world[0] else None), worlds.listened
+        # not remembered across walks: a new renderer process reuses context and backend node ids
+        cdp, kept = await sessions.for_frame(frame if world[0] else None), None
         try:
             return cdp is not None and await mark_listened(cdp, world[1], keep_none=False, kept=kept) is None
         except PlaywrightError as exc:  # the world's context died with its document (a navigation): ask again
