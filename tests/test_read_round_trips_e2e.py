@@ -10,7 +10,7 @@ import re
 import pytest
 from playwright.async_api import CDPSession
 
-from browser_ctx.browser import semantics
+from browser_ctx.browser import listeners, semantics
 from browser_ctx.browser.scripts import bundle, script
 from tests.support.inprocess import in_process
 
@@ -123,9 +123,10 @@ async def test_a_new_documents_first_read_neither_fails_on_the_old_world_nor_ask
             assert not [f for f in failed if f.startswith("Runtime.callFunctionOn")], failed
 
 
-async def test_the_walk_is_sent_once_per_document(site, sent):
+async def test_the_walk_is_sent_once_per_document_and_a_listened_set_once_per_change(site, sent):
     """The walk's 100 kB script is kept in the world of each document it ran in (later walks call it by number;
-    one the world lost is sent again)."""
+    one the world lost is sent again), and the same listened-to elements are not handed over again unless the
+    world lost them."""
     walk, keep = bundle("walk"), bundle("listened")
 
     def whole() -> int:
@@ -136,6 +137,9 @@ async def test_the_walk_is_sent_once_per_document(site, sent):
 
     def keeps() -> int:
         return sum(1 for _, p, _ in sent if p.get("functionDeclaration") == keep)
+
+    def finds() -> int:
+        return sum(1 for _, p, _ in sent if p.get("objectGroup") == listeners.DOCUMENT_GROUP)
 
     async with in_process() as run:
         session, call = run.session, run.call
@@ -148,12 +152,22 @@ async def test_the_walk_is_sent_once_per_document(site, sent):
         assert re.search(r'clickable "Like this" \[e\d+\]', first), first
         assert whole() == 0 and calls() > 0, "the navigation's walk kept the script in this document's world"
         assert keeps() == 1
+        del sent[:]
         assert await call("browser_snapshot", {"force": True}) == first
+        assert keeps() == 0, "the same listened-to elements: not handed over again"
+        assert finds() == 0, "the document object of the last listing is asked again"
 
         await tab.page.evaluate("""() => { const s = document.createElement('span'); s.textContent = 'Share this';
             s.addEventListener('click', () => {}); document.body.prepend(s); }""")
         snap = await call("browser_snapshot", {"force": True})
         assert re.search(r'clickable "Share this" \[e\d+\]', snap) and 'clickable "Like this"' in snap, snap
+        assert keeps() == 1
+
+        # a world without the set (as a replaced document's, under the same context id) is given it again
+        await tab.worlds.evaluate(tab.page.main_frame, """() => { const bc = window.__browserCtx;
+            bc.listened = null; bc.listenedToken = undefined; }""")
+        assert await call("browser_snapshot", {"force": True}) == snap
+        assert keeps() == 2
 
         await tab.worlds.evaluate(tab.page.main_frame, "() => { delete globalThis.__browserCtxScripts; }")
         del sent[:]
@@ -164,6 +178,7 @@ async def test_the_walk_is_sent_once_per_document(site, sent):
         card = await call("browser_navigate", {"url": f"{site}/semantics/states.html"})
         assert "Profile" in card
         assert whole() == 1, "a new document: sent whole once"
+        assert finds() == 1, "a new document: its document object found again"
         await call("browser_snapshot", {"force": True})
         assert whole() == 1
 

@@ -351,10 +351,13 @@ async def _keys_of(cdp: CDPSession, wanted: list[int], *, array_id: str | None, 
     return None if keys is None else [keys[j] if j < len(keys) else None for j in range(len(wanted))]
 
 
-async def hold_small_tree(sessions: FrameSessions, max_elements: int) -> bool:
+async def hold_small_tree(sessions: FrameSessions, max_elements: int,
+                          documents: dict[CDPSession, str] | None = None) -> bool:
     """Have Chromium build and keep the accessibility tree of the page's main document (as :func:`hold_tree`),
     when it has at most ``max_elements`` elements, before the walk whose nodes :func:`kept_semantics` asks about
-    (``held``): the tree is built while the walk's listeners are found. Returns whether it is held.
+    (``held``): the tree is built while the walk's listeners are found. ``documents``: session -> its main world's
+    document object, found at most ``max_elements`` elements large (:attr:`.listeners.Kept.documents`): asked
+    directly (one round trip fewer). Returns whether it is held.
 
     Raises:
         PageError: the page or browser closed.
@@ -362,6 +365,14 @@ async def hold_small_tree(sessions: FrameSessions, max_elements: int) -> bool:
     cdp = await sessions.for_frame(None)
     if cdp is None:
         return False
+    known = documents.get(cdp) if documents is not None else None
+    if known is not None:
+        try:
+            await cdp.send("Accessibility.getPartialAXTree", {"objectId": known, "fetchRelatives": False})
+            return True
+        except PlaywrightError as exc:  # its document went: found again below
+            if session_closed(exc):
+                raise translate(exc, action="read the accessibility tree") from exc
     return await _build_tree(
         cdp, f"document.getElementsByTagName('*').length <= {max_elements} ? document.documentElement : null")
 

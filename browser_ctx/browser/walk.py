@@ -28,7 +28,8 @@ from .._errors import ActionTimeout, PageError, translate
 from ..core.tree import Document, Node, Walked, document_of, from_wire, name_by_hints, splice
 from ..core.wrappers import unwrap
 from . import closed_shadow, semantics
-from .listeners import hand_over
+from .listeners import MAX_ELEMENTS as LISTENED_MAX_ELEMENTS
+from .listeners import NOT_KEPT, Listened, hand_over
 from .refs import FrameIds
 from .scripts import bundle
 from .worlds import Worlds
@@ -198,6 +199,11 @@ async def _closed_roots(walked: Walked, frame: Frame, frame_ids: FrameIds, token
     return wires
 
 
+def _listened(given: Listened) -> dict[str, object]:
+    """The walk's options for what :func:`.listeners.hand_over` did."""
+    return {"listenedNone": True} if given.none else {"listened": given.token} if given.token else {}
+
+
 async def _walk(frame: Frame, frame_ids: FrameIds, root: ElementHandle | None, budget_s: float,
                 max_chars: int = 0, facts: dict | None = None,
                 sessions: semantics.FrameSessions | None = None, worlds: Worlds | None = None,
@@ -227,15 +233,22 @@ async def _walk(frame: Frame, frame_ids: FrameIds, root: ElementHandle | None, b
     held: asyncio.Future[bool] | None = None
     if sessions is not None and worlds is not None and root is None:  # listeners too for walker names: the card
         if frame.parent_frame is None and not walker_names:  # the tree is built while its listeners are found
-            held = asyncio.ensure_future(semantics.hold_small_tree(sessions, SEMANTICS_MAX_ELEMENTS))
+            known = worlds.listened.documents if LISTENED_MAX_ELEMENTS <= SEMANTICS_MAX_ELEMENTS else None
+            held = asyncio.ensure_future(semantics.hold_small_tree(sessions, SEMANTICS_MAX_ELEMENTS, known))
             held.add_done_callback(lambda f: f.cancelled() or f.exception())
-        if await hand_over(frame, sessions, worlds):
-            opts["listenedNone"] = True
+        opts.update(_listened(await hand_over(frame, sessions, worlds)))
     tree_held = await held if held is not None else False
     if tree_held:  # the walk reads Chromium's names of its kept nodes itself (js/ax_computed.js)
         opts["axNames"] = {"limit": MAX_SEMANTIC_NODES, "valueRoles": sorted(semantics.VALUE_ROLES)}
     if worlds is not None:
-        got = await worlds.evaluate(frame, bundle("walk"), opts, root=root)
+        try:
+            got = await worlds.evaluate(frame, bundle("walk"), opts, root=root)
+        except PlaywrightError as exc:  # its world was not given the set remembered (a replaced document)
+            if NOT_KEPT not in str(exc) or sessions is None:
+                raise
+            opts = {k: v for k, v in opts.items() if k not in ("listened", "listenedNone")}
+            opts.update(_listened(await hand_over(frame, sessions, worlds, again=True)))
+            got = await worlds.evaluate(frame, bundle("walk"), opts, root=root)
     else:
         got = await frame.evaluate(bundle("walk"), {**opts, "root": root} if root is not None else opts)
     wire, counter = got[0], got[1]

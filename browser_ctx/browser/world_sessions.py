@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 from playwright.async_api import Error as PlaywrightError
 
 from .._errors import error_kind
+from .listeners import Kept
 from .page_cdp import PageCDP
 
 if TYPE_CHECKING:
@@ -86,10 +87,13 @@ class _Session:
     as last asked for or reported (a context dies with its document: a call that finds it gone asks again). While
     someone holds ``Runtime`` on the session (the capture does), its context events keep them current, so the
     first call into a new document neither fails on the old context nor asks for the new one. Closed when a
-    call found it closed or the tab's :class:`.page_cdp.PageCDP` no longer has it."""
+    call found it closed or the tab's :class:`.page_cdp.PageCDP` no longer has it. A new main world (a document
+    shown, even one restored from the back/forward cache) drops the session's remembered document object
+    (``listened``, :class:`.listeners.Kept`)."""
 
-    def __init__(self, cdp: CDPSession, owner: PageCDP, world: str = "") -> None:
+    def __init__(self, cdp: CDPSession, owner: PageCDP, world: str = "", listened: Kept | None = None) -> None:
         self.cdp = cdp
+        self._listened = listened
         self.contexts: dict[str, int] = {}  # CDP frame id -> execution context id of the utility world
         self.kept: dict[int, set[int]] = {}  # context id -> the long scripts kept there (_declarations)
         self._owner = owner
@@ -102,6 +106,8 @@ class _Session:
     def _created(self, event: dict[str, Any]) -> None:
         context = event.get("context") or {}
         frame_id = (context.get("auxData") or {}).get("frameId")
+        if self._listened is not None and (context.get("auxData") or {}).get("isDefault"):
+            self._listened.documents.pop(self.cdp, None)
         if self._world and context.get("name") == self._world and frame_id and isinstance(context.get("id"), int):
             self.contexts[str(frame_id)] = context["id"]
 
@@ -168,8 +174,8 @@ class WorldSessions:
         self._world_name: str | None = None
         self._ref_locators: weakref.WeakKeyDictionary[Any, int] = weakref.WeakKeyDictionary()
         self.isolated: bool | None = None
-        #: (session, world context id) -> the listened-to elements kept in that world (:mod:`.listeners`).
-        self.listened: dict[tuple[CDPSession, int], tuple[int, ...]] = {}
+        #: What the listener pass remembers of this tab (:class:`.listeners.Kept`).
+        self.listened = Kept()
 
 
     @property
@@ -204,7 +210,7 @@ class WorldSessions:
             if not names or not await self._pin_engine_usable():
                 return None
             self._world_name = names[0]
-        return _Session(cdp, self._cdp, self._world_name)
+        return _Session(cdp, self._cdp, self._world_name, self.listened)
 
     def _utility_worlds(self) -> list[str]:
         return sorted(n for n in self._cdp.context_names() if n.startswith(UTILITY_WORLD_PREFIX))

@@ -9,7 +9,7 @@
  *   form controls), M.operable (js/operable.js: operable elements the page gave no ARIA), M.ax_computed
  *   (js/ax_computed.js: Chromium's roles and names of the kept nodes, not a factory: called on their array).
  *   walk(opts)  opts = {root?, framePrefix, maxValueChars, maxNameChars?, refBase?, maxChars?, axToken?,
- *                       withCounter?, withFacts?, listenedNone?, axNames?}
+ *                       withCounter?, withFacts?, listenedNone?, listened?, axNames?}
  * Returns the walked tree as a JSON string ('' when nothing is shown): a node is [tag, attrs | 0, ...children],
  * a child is a node or a text string; tags and attributes follow docs/visible-html.md (data-ref, data-name,
  * data-value, data-filled, bc-frame placeholders, bc-shadow markers, data-ax indexes of the nodes whose
@@ -95,7 +95,6 @@
     bc.pruneAt = Math.max(4096, bc.refs.size * 2);
   }
 
-
   /* ---------- the modules ---------- */
   const E = M.emit(S);
   const N = M.names(S);
@@ -150,8 +149,9 @@
   let ctlDepth = 0;         /* the page's own controls around the walk (nothing inside one is operable apart) */
   let delegRoots = 0;       /* listened-to containers around the walk (the icons inside them are operable) */
   /* elements with click, mouse, pointer or touch listeners, found over CDP before the walk (browser/listeners.py);
-     {listenedNone: true}: the document has none now */
+     {listenedNone: true}: the document has none now; {listened: token}: the set kept with that token (else throw) */
   if (opts.listenedNone) bc.listened = null;
+  else if (opts.listened && bc.listenedToken !== opts.listened) throw new Error('browser-ctx: listened set not kept');
   const listened = bc.listened instanceof WeakSet ? bc.listened : null;
 
   const walkChildren = (e, cs, vis, measure) => {
