@@ -143,3 +143,18 @@ async def test_an_action_that_loads_a_page_ends_at_its_load(site: str) -> None:
             assert "Still busy" not in record, record
             read = await call_text(s, "browser_text")
             assert arrived in read, read
+
+
+async def test_what_was_shown_before_a_refused_action_is_reported_by_the_next_call(site: str) -> None:
+    """An action refused before acting (a stale ref) drained the journal beside its other first reads: what it
+    drained is handed back, and the next call reports it once."""
+    async with mcp_session() as s:
+        await call_text(s, "browser_navigate", url=f"{site}/actions/toasts.html")
+        await call_text(s, "browser_evaluate",
+                        function="() => { setTimeout(() => document.getElementById('flash').click(), 200); }")
+        await anyio.sleep(1.0)  # "Flash" was shown and went meanwhile
+        refused = await s.call_tool("browser_click", {"target": "e9999"})
+        assert refused.is_error, result_text(refused)
+        following = await call_text(s, "browser_click", target="#noop")
+        assert re.search(r'Shown and gone: (?:[^\n]*; )?toast "Flash"', following), following
+        assert "Flash" not in await call_text(s, "browser_click", target="#noop")  # once

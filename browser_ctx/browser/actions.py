@@ -64,6 +64,7 @@ from .drift import learn as learn_drift
 from .drift import learn_behind
 from .drift import note as drift_note
 from .journal import drain as drain_journal
+from .journal import drain_tab
 from .labels import keep_typed_value
 from .pdf_docs import shown_pdf
 from .reading import walk_for_record, walk_tab
@@ -251,7 +252,8 @@ class Watch(Settling):
         """Note the state before the action and start listening. The probe (installs the settle observer), the
         journal drain (what was shown since the last call), the before walk (or the tab's last walk, still
         current), the capture sync and ``prepare()`` (resolving a ref target: no waiting) are independent: they
-        run at once, the drain after ``prepare`` (a refused target drains nothing); the title is the walk's.
+        run at once (what a refused target drained is handed back to the tab for the next call); the title is the
+        walk's.
         ``action``: the record's first line, or a function giving it once ``prepare`` has run.
 
         Raises:
@@ -269,20 +271,21 @@ class Watch(Settling):
                     await prepare()
                 except Exception as exc:  # noqa: BLE001 - raised below, after the other reads
                     failed.append(exc)
-                    return
-            self._gone, self._gone_dropped = await drain_journal(page, self.tab.frame_ids)  # since the last call
 
         last = self.tab.last_walk
         probe = asyncio.ensure_future(look(self.tab, self.tab.acted_mark or (None, -1.0),
                                            last[1].at if last is not None else None))
         self_only = asyncio.ensure_future(_self_only(probe))
-        seen, _, self._before, _ = await asyncio.gather(
-            probe, ready(), self._walk_or_title(before=True, self_only=self_only), events.sync(timeout=SYNC_TIMEOUT_S))
+        seen, _, self._before, _, drained = await asyncio.gather(
+            probe, ready(), self._walk_or_title(before=True, self_only=self_only), events.sync(timeout=SYNC_TIMEOUT_S),
+            drain_tab(self.tab))  # shown since the last call
         self._origin, self._last0, self._recurring = seen.origin, seen.last, seen.recurring
         if self._before is not None:
             self._drift_new = learn_drift(self.tab, self._stale, self._before, seen.recurring)
         if failed:
+            self.tab.journal_held = drained  # nothing was done: the next call reports them
             raise failed[0]
+        self._gone, self._gone_dropped = drained
         self.record.action = action if isinstance(action, str) else action()
         self.record.title_before = self._walk_title if self._walk_title is not None else await self._title(page, "")
         self._console_mark = events.console_mark()
@@ -377,7 +380,7 @@ class Watch(Settling):
         page, ids = self.tab.page, self.tab.frame_ids
         early, self._walked_early = self._walked_early, None
         if early is not None:
-            drained, lines = early.result()  # done: the quick settle waited for it
+            drained, lines = await early  # begun by the quick settle, beside the record's other reads
             if self._early_kept:
                 if lines is None:
                     self._walk_title = None

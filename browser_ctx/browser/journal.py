@@ -22,9 +22,10 @@ if TYPE_CHECKING:
     from playwright.async_api import BrowserContext, Frame, Page
 
     from .refs import FrameIds
+    from .tab import Tab
 
-__all__ = ["install", "drain", "JOURNAL_ENTRIES", "JOURNAL_TEXT_CHARS", "JOURNAL_TRACKED", "DRAIN_TIMEOUT_S",
-           "DRAIN_FRAMES"]
+__all__ = ["install", "drain", "drain_tab", "JOURNAL_ENTRIES", "JOURNAL_TEXT_CHARS", "JOURNAL_TRACKED",
+           "DRAIN_TIMEOUT_S", "DRAIN_FRAMES"]
 
 log = logging.getLogger("browser_ctx")
 
@@ -71,3 +72,11 @@ async def drain(page: Page, frame_ids: FrameIds) -> tuple[list[Gone], int]:
         gone.extend(entries)
         dropped += lost
     return gone, dropped
+
+
+async def drain_tab(tab: Tab) -> tuple[list[Gone], int]:
+    """:func:`drain` of ``tab``'s page, after what a refused action drained and handed back (``tab.journal_held``):
+    what was shown since the last call. Never raises."""
+    held, tab.journal_held = tab.journal_held, None
+    gone, dropped = await drain(tab.page, tab.frame_ids)
+    return (held[0] + gone, held[1] + dropped) if held is not None else (gone, dropped)

@@ -242,16 +242,18 @@ class Settling:
         """Whether a quick action ends at its first look ``seen``: it changed nothing the look could see
         (:meth:`_moved`; ``_still`` is then set), or only the DOM and, once the page's next frame has run (at most
         :data:`FRAME_MS`), nothing more; in both cases it started no request. The record's reads (the journal's
-        drain and the after walk, ``_walked_early``) run beside that look, and their walk is the record's only
-        when the look saw nothing change since ``seen`` (``_early_kept``)."""
+        drain and the after walk, ``_walked_early``) run beside that look and are not waited for here (the record's
+        other reads start beside them); their walk is the record's only when the look saw nothing change since
+        ``seen`` (``_early_kept``)."""
         if not self._moved(seen):
             self._still = await self._no_requests()
             return self._still
         if self._elsewhere(seen) or not await self._no_requests():
             return False
         early = self._walk_after_early()  # the renderer reads the page while we wait out the frame
-        again, _ = await asyncio.gather(look(self.tab, frame_ms=FRAME_MS),
-                                        asyncio.wait([early]) if early is not None else asyncio.sleep(0))
+        if early is not None:
+            early.add_done_callback(lambda f: f.cancelled() or f.exception())  # a settle that raises leaves it
+        again = await look(self.tab, frame_ms=FRAME_MS)
         done = again.origin == seen.origin and again.last == seen.last and again.layout_quiet >= 0
         self._walked_early, self._early_kept = early, done
         return done

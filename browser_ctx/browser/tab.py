@@ -15,6 +15,7 @@ from typing import Any
 from playwright.async_api import FileChooser, Page
 
 from ..core.fingerprint import ReadHistory
+from ..core.journal import Gone
 from ..core.testgen import Step
 from .capture import EventCapture
 from .page_cdp import PageCDP
@@ -89,6 +90,8 @@ class Tab:
     navigated_at: float = 0.0
     #: Walks of this page made so far (whole-page and targeted reads, action records), for tests and bench.
     walks: int = 0
+    #: What an action refused before acting (a stale ref) drained from the journal: the next drain reports it.
+    journal_held: tuple[list[Gone], int] | None = None
     #: The last whole-page walk with Chromium's names (a snapshot or an action's record) and the bound it was
     #: walked with (characters): the next action's "before" when the page version has not changed since.
     last_walk: tuple[int, PageWalk] | None = None

@@ -40,7 +40,7 @@ SINCE_FINGERPRINT = {"type": "string", "description": "Earlier fingerprint: send
 async def _journal_note(call: ToolCall, tab: Tab) -> None:
     """Drain the tab's transient-UI journal: what was shown and went since the last call becomes a note of
     this read (one line, capped; the pipeline scrubs it)."""
-    line = render_gone(*await journal.drain(tab.page, tab.frame_ids))
+    line = render_gone(*await journal.drain_tab(tab))
     if line:
         call.session.add_note(line)
 
@@ -48,7 +48,7 @@ async def _journal_note(call: ToolCall, tab: Tab) -> None:
 async def _after_journal(call: ToolCall, tab: Tab, read: Awaitable[PageWalk]) -> PageWalk:
     """``read`` (a walk of the page), with the journal drained (:func:`_journal_note`) at the same time: its note
     comes first, as when drained before, also when the walk fails."""
-    drained = asyncio.ensure_future(journal.drain(tab.page, tab.frame_ids))
+    drained = asyncio.ensure_future(journal.drain_tab(tab))
     try:
         return await read
     finally:
