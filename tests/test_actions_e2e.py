@@ -332,6 +332,16 @@ async def test_contenteditable_and_code_editor_read_back(drv: Driver) -> None:
     assert await drv.call("browser_verify", target="#code-input", value="") == "PASS"
 
 
+async def test_typing_into_a_terminal_that_reads_keydown_goes_key_by_key(drv: Driver) -> None:
+    """A terminal takes its keys from ``keydown`` on a hidden input: text inserted at once reaches nothing there,
+    so it is typed again key by key."""
+    await drv.open("terminal.html")
+    terminal = await drv.ref(r'clickable "Type help')
+    rec = await drv.call("browser_type", target=terminal, text="ls", submit=True)
+    assert "with the keyboard key by key." in rec, rec
+    assert "$ ls notes.txt report.pdf $" in rec, rec
+
+
 async def test_bad_input_errors_and_page_stays_usable(drv: Driver) -> None:
     await drv.open("misc.html")
     err = await drv.call("browser_click", ok=False, target=".buy")

@@ -49,9 +49,13 @@ TYPE_MODES = ("replace", "append", "insert")
 
 
 async def _keys_in(locator: Locator, text: str, mode: str, slowly: bool, timeout_ms: float, *, multiline: bool,
-                   focus_only: bool = False) -> None:
+                   focus_only: bool = False, keyed: bool = False) -> bool:
     """Put ``text`` in by the keyboard: for ``replace`` everything is selected first, for ``append`` the caret
-    goes to the end, for ``insert`` it stays where it is (the element is only focused if it is not already)."""
+    goes to the end, for ``insert`` it stays where it is (the element is only focused if it is not already).
+    The text is inserted at once (``Input.insertText``: no key events), or with ``slowly`` key by key. ``keyed``
+    (an element that is no form field): if the element then shows the text's last line no more often than
+    before, nothing took it (a terminal that reads its keys from ``keydown``): it is typed again key by key.
+    Returns whether it went key by key."""
     page = locator.page
     if mode == "insert" or focus_only:
         if not await locator.evaluate("e => e.contains(document.activeElement)"):
@@ -64,8 +68,26 @@ async def _keys_in(locator: Locator, text: str, mode: str, slowly: bool, timeout
         await page.keyboard.press("ControlOrMeta+End" if multiline else "End")
     if slowly:
         await page.keyboard.type(text)
-    else:
-        await page.keyboard.insert_text(text)
+        return True
+    lines = [" ".join(line.split()) for line in text.splitlines()]
+    tail = next((line[-40:] for line in reversed(lines) if line), "")  # shown once typed: the caret is there
+    before = await _times_shown(locator, tail) if keyed and tail else None
+    await page.keyboard.insert_text(text)
+    if before is None or (await _times_shown(locator, tail) or 0) > before:
+        return False
+    if mode == "replace":
+        await page.keyboard.press("ControlOrMeta+A")
+    await page.keyboard.type(text)  # nothing took the inserted text: the page listens to keys
+    return True
+
+
+async def _times_shown(locator: Locator, part: str) -> int | None:
+    """How often the element's text (whitespace collapsed) holds ``part``; ``None`` when it cannot be read."""
+    try:
+        shown = str(await locator.evaluate("e => e.innerText || e.textContent || ''"))
+    except PlaywrightError:
+        return None
+    return " ".join(shown.split()).count(part)
 
 
 async def type_into(worlds: Worlds | None, locator: Locator, text: str, *, label: str, slowly: bool,
@@ -108,10 +130,10 @@ async def type_into(worlds: Worlds | None, locator: Locator, text: str, *, label
         else:
             await locator.fill(text, timeout=timeout_ms)
         return replaced
-    await _keys_in(locator, text, mode, slowly, timeout_ms, multiline=True)
+    keyed = await _keys_in(locator, text, mode, slowly, timeout_ms, multiline=True, keyed=True)
     how = {"replace": "its text selected and typed over", "append": "typed after its text",
            "insert": "typed at its caret"}[mode]
-    return f"Not a form field (a code editor?): clicked it, {how} with the keyboard."
+    return f"Not a form field (a code editor?): clicked it, {how} with the keyboard{' key by key' * keyed}."
 
 
 async def fill_field(worlds: Worlds | None, locator: Locator, kind: str, value: str, *, label: str,

@@ -160,7 +160,7 @@ async def type_text(call: ToolCall) -> Rendered:
                                    state=held[0] if held else None)
             notes.append(note)
             if a.get("submit"):
-                if note and note.endswith("with the keyboard."):
+                if note and note.startswith("Not a form field"):
                     await locator.page.keyboard.press("Enter")
                 else:
                     await locator.press("Enter", timeout=timeout)
