@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from browser_ctx.core.delta import diff_renderings, render_delta
 from browser_ctx.core.snapshot import SnapshotOptions, render_lines, render_snapshot
+from browser_ctx.core.tokens import count_tokens
 
 PAGE = "http://localhost:8000/"
 
@@ -45,3 +46,21 @@ def test_diff_of_snapshot_lines_matches_by_their_refs() -> None:
     assert by_lines.disappeared == ['button "Save" [e2]', "Draft"]
     assert by_lines.appeared == ["Saved"]
     assert render_delta(by_lines) == render_delta(by_text)
+
+
+def test_an_operable_named_from_its_text_shows_it_whole_unless_the_budget_needs_the_room() -> None:
+    """A control the walker found operable without ARIA (a terminal div it listens to) is named from its text: the
+    line keeps that text whole (a command's output), and is cut back to the name's length only to fit."""
+    text = "Type help for the commands. $ ls notes.txt report.pdf todo.md archive.tar.gz $ whoami ada $"
+    html = (f'<div data-ref="e1" data-op="listener" data-name="{text}">{text}</div>'
+            f'<div data-ref="e2" data-op="listener" role="button" data-name="{text}">{text}</div>'
+            f'<button data-ref="e3">{text}</button>')
+    lines = render_lines(html, url=PAGE, max_tokens=8000)
+    assert lines[0].text == f'clickable "{text}" [e1]', lines[0].text
+    assert lines[1].text.endswith('…" [e2]'), "a role the page gave: named as ARIA names it, cut to name_chars"
+    assert lines[2].text.endswith('…" [e3]'), "a button's name is cut as before"
+    condensed = render_snapshot(html, url=PAGE, page_line=False)
+    whole = render_snapshot(html, url=PAGE, page_line=False, max_tokens=8000)
+    assert f'"{text}" [e1]' not in condensed and '…" [e1]' in condensed, condensed
+    squeezed = render_snapshot(html, url=PAGE, page_line=False, max_tokens=count_tokens(condensed) + 2)
+    assert count_tokens(whole) > count_tokens(condensed) + 2 and squeezed == condensed, "cut back to fit"

@@ -139,6 +139,10 @@ class Line:
         return f"Line({self.depth}, {self.kind}, {self.text!r})"
 
 
+#: Characters of an operable's text its whole name keeps (the walker makes one control of at most 300).
+OPERABLE_TEXT_CHARS = 400
+
+
 class LineMaker:
     """Names, URLs and the line forms of controls, shared by every stage of one rendering."""
 
@@ -156,15 +160,28 @@ class LineMaker:
             name = self._names[k] = accessible_name(node, self.doc, self.o.name_chars)
         return name
 
+    def whole_name(self, node: Node) -> str:
+        """The name of a control the walker found operable without ARIA (``data-op``), named from its text: that
+        text whole (at most :data:`OPERABLE_TEXT_CHARS`; a terminal's lines, a card's text), when
+        :meth:`name` cut it; else :meth:`name`."""
+        name = self.name(node)
+        if not name.endswith("…") or not node.attrs.get("data-op") or node.attrs.get("role"):
+            return name
+        text = collapse_ws(node.text_content())
+        if len(text) < len(name) or not text.startswith(name[:-1].rstrip()):
+            return name
+        return text if len(text) <= OPERABLE_TEXT_CHARS else text[:OPERABLE_TEXT_CHARS - 1].rstrip() + "…"
+
     def url(self, href: str) -> str:
         return shorten_url(href, base=self.base, limit=self.o.url_limit)
 
     def control_line(self, node: Node, *, named: bool = True, whole: bool = False) -> tuple[str, str]:
         """A control's full form (``role "name" [ref] states = "value" → url``; without the name part when
         not ``named``), and its dedupe key (its name). The value is JSON-quoted as the field holds it (spaces
-        kept, ``\\n``, ``\\t``), cut past ``value_chars`` unless ``whole``; a value the walker cut says so."""
+        kept, ``\\n``, ``\\t``), cut past ``value_chars`` unless ``whole``; a value the walker cut says so. With
+        ``whole`` an operable's name is its whole text (:meth:`whole_name`)."""
         role = role_of(node) or ("clickable" if "data-ref" in node.attrs else node.tag)
-        name = self.name(node)
+        name = self.whole_name(node) if whole else self.name(node)
         parts = ["file input" if role == "file" else role]
         if name:
             if named:
