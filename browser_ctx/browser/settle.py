@@ -45,7 +45,9 @@ SYNC_TIMEOUT_S = 1.0
 #: How long (ms) settling waits for a window the page asked for to reach Playwright as a new page.
 WINDOW_WAIT_MS = 2000
 #: How long (ms) a quick action whose first look saw only DOM changes waits at most before looking again: the look
-#: comes once the page's next animation frame has run (a reaction rendered in a frame is seen), else after this
+#: comes once the page's next animation frame after the first look has run (a reaction rendered in a frame is
+#: seen; the first look asked for that frame, so one that ran while the early walk was sent is not waited for
+#: again), else after this
 #: (a page in the background gets no frames); no further change by then and it ends (the keystroke's own reaction
 #: is in the DOM already).
 FRAME_MS = 20
@@ -85,13 +87,14 @@ class Look:
 
 
 async def look(tab: Tab, since: tuple[float | None, float] | None = None,
-               walked: tuple[float, float] | None = None, *, frame_ms: float = 0) -> Look:
+               walked: tuple[float, float] | None = None, *, frame_ms: float = 0, arm: bool = False) -> Look:
     """Probe ``tab``'s main document (installs the probe's observer the first time). ``since``: a :attr:`Look.mark`
     (of our last action's end; ``(None, -1)``: none yet) after which to list what changes by itself; ``walked``:
     a walk's :attr:`.walk.PageWalk.at`, for :attr:`Look.self_only`; ``frame_ms``: look once the page's next
-    animation frame has run, waiting at most that long. Never raises."""
+    animation frame has run, waiting at most that long; the frame after the last look with ``arm``, if none ran
+    since (a frame that came meanwhile is not waited for again). Never raises."""
     query = {"since": list(since) if since else None, "walked": list(walked) if walked else None,
-             "frame": frame_ms}
+             "frame": frame_ms, "arm": arm}
     try:
         origin, dom, layout, loaded, last, recurring, self_only = await asyncio.wait_for(
             tab.worlds.evaluate(tab.page.main_frame, script("settle_probe"), query), PROBE_TIMEOUT_S)
@@ -280,7 +283,7 @@ class Settling:
         while True:
             elapsed = (self._now() - t0) * 1000
             if first:
-                seen, _ = await asyncio.gather(look(self.tab), self.tab.events.sync(timeout=SYNC_TIMEOUT_S))
+                seen, _ = await asyncio.gather(look(self.tab, arm=True), self.tab.events.sync(timeout=SYNC_TIMEOUT_S))
                 if await self._quick_end(seen):
                     break
             else:

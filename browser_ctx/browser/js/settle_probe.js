@@ -10,7 +10,8 @@
 // change by themselves (no mutation that counts; each element changed since the walk has its last three bursts
 // after `since`; the probe was installed before the walk; at most 64 such elements were seen changing). With
 // `frame` (ms): a promise of the answer once the next animation frame has run (and a task after it), at most
-// that long.
+// that long; the next frame after the last look with `arm` (true), when that look armed it: a frame that ran
+// since is not waited for again.
 // A mutation does not count when its element changes by itself: its third or later burst of changes (bursts
 // 50 ms or more apart, each within 2 s of the one before), as a ticking clock, a progress bar or a feed does.
 // Changes less than 50 ms apart are one burst (a script animation keeps counting while it runs). An element
@@ -109,11 +110,16 @@
     return [performance.timeOrigin, now - w.last, now - w.layoutEnd, document.readyState === 'complete', w.last,
             recurring, selfOnly];
   };
+  if (q && q.arm) {  // the next frame from now, for a later look's `frame`
+    const armed = w.armed = performance.now();
+    requestAnimationFrame(() => { if (w.armed === armed) w.framed = armed; });
+  }
   if (q && q.frame > 0) {  // after the next frame has run its callbacks and their mutations were seen, or q.frame ms
     return new Promise((resolve) => {
       let done = false;
       const go = () => { if (!done) { done = true; resolve(answer()); } };
-      requestAnimationFrame(() => setTimeout(go, 0));
+      if (w.armed !== undefined && w.framed === w.armed) setTimeout(go, 0);  // the armed frame ran already
+      else requestAnimationFrame(() => setTimeout(go, 0));
       setTimeout(go, q.frame);
     });
   }
