@@ -141,6 +141,7 @@ class Watch(Settling):
     _act_start: float = 0.0
     _still: bool = False
     _walked_early: asyncio.Future[Any] | None = None  # the drain and walk a quick settle began (settle._quick_end)
+    _answer_early: asyncio.Future[Any] | None = None  # the caller's read, run with a quick settle's first look
     _early_kept: bool = False  # its walk is the after walk: the page did not change while it ran
     _last0: float | None = None
     _windows_asked: int = 0
@@ -195,12 +196,13 @@ class Watch(Settling):
         page.on("framenavigated", navigated)
         page.on("download", self._on_download)
 
-    async def _console_errors(self) -> tuple[list[str], int]:
+    async def _console_errors(self, *, sync: bool = True) -> tuple[list[str], int]:
         """New console errors from the tab's event capture (not ``page.on("console")``, which would
         carry every message of a flood through Playwright's driver): one line each, and the count of
-        occurrences."""
+        occurrences; ``sync``: sync the capture first (else as the last sync left it)."""
         events = self.tab.events
-        await events.sync(timeout=SYNC_TIMEOUT_S)
+        if sync:
+            await events.sync(timeout=SYNC_TIMEOUT_S)
         found = events.console_errors_since(self._console_mark)
         lines = []
         for entry, new in found:
@@ -314,9 +316,11 @@ class Watch(Settling):
     async def finish(self, also: Callable[[], Awaitable[object]] | None = None, typed: str | None = None
                      ) -> ActionRecord:
         """Stop listening and fill in the record (after :meth:`settle`); ``also()`` (a read of the caller's, e.g.
-        what a typed-into field shows) runs with the record's own reads. After a quick settle that saw nothing
-        move (``_still``) there is no after walk: the DOM did not change, and the value typed into field ``typed``
-        (a ref; ``also()``'s answer) is set in the tab's last walk (:func:`.labels.keep_typed_value`)."""
+        what a typed-into field shows) runs with the record's own reads, or was run with a quick settle's first
+        look (``_answer_early``), whose answer stands when that settle ended at once. After a quick settle that saw
+        nothing move (``_still``) there is no after walk, drain or sync (the first look's stand): the DOM did not
+        change, and the value typed into field ``typed`` (a ref; ``also()``'s answer) is set in the tab's last walk
+        (:func:`.labels.keep_typed_value`)."""
         rec = self.record
         page = self.tab.page
         try:
@@ -337,8 +341,13 @@ class Watch(Settling):
         closed = page.is_closed()
         # The capture sync (console errors, requests) and the caller's read run with the journal drain and then
         # the after walk (its title is the record's): the drain first, so what shows by the walk is in the delta.
+        early, self._answer_early = self._answer_early, None
+        if early is not None and not (self._still or self._early_kept):
+            await asyncio.wait([early])  # its answer is not the record's: the page moved on (read again below)
+            early = None
+        read = early if early is not None else also() if also is not None else _nothing()
         (rec.console_errors, rec.console_error_count), ((gone, dropped), after), answer = await asyncio.gather(
-            self._console_errors(), self._journal_and_walk(closed), also() if also is not None else _nothing())
+            self._console_errors(sync=not self._still), self._journal_and_walk(closed), read)
         if self._still:
             keep_typed_value(self.tab, typed, answer)
         self._read_network()
@@ -373,8 +382,8 @@ class Watch(Settling):
 
     async def _journal_and_walk(self, closed: bool) -> tuple[tuple[list[Gone], int], list[Line] | None]:
         """The journal drained since the action's start, then the after walk (none after a navigation). After a
-        quick settle that saw nothing move (``_still``), a probe with the drain says whether anything moved since:
-        only then is the page walked (``_still`` cleared). The drain and walk a quick settle began
+        quick settle that saw nothing move (``_still``): neither (the journal holds only what the DOM did; what
+        comes after the first look is the next call's). The drain and walk a quick settle began
         (``_walked_early``) are the record's when the page did not change while they ran; else their drain is
         kept and the page drained and walked again."""
         page, ids = self.tab.page, self.tab.frame_ids
@@ -388,12 +397,8 @@ class Watch(Settling):
             more = await drain_journal(page, ids)
             drained = (drained[0] + more[0], drained[1] + more[1])
         elif self._still:
-            drained, seen = await asyncio.gather(drain_journal(page, ids), look(self.tab))
-            self.tab.acted_mark = seen.mark or self.tab.acted_mark
-            if not (drained[0] or self._moved(seen)):
-                self._walk_title = self.record.title_before  # the DOM did not change: neither did the title
-                return drained, None
-            self._still = False
+            self._walk_title = self.record.title_before  # the DOM did not change: neither did the title
+            return ([], 0), None
         else:
             drained = await drain_journal(page, ids)
         walk = not (closed or self._doc_changed) and self._before is not None
@@ -436,7 +441,8 @@ async def perform(call_session: BrowserSession, tab: Tab, settings: Settings, ac
         budget: the call's budget (``budget.tokens`` caps the whole result; default: the server default);
             the delta gets at most :data:`DELTA_MAX_TOKENS` tokens and leaves :data:`RECORD_RESERVE_TOKENS`
             for the rest of the record.
-        also: ``async () -> object``, run after settling with the record's reads (:meth:`Watch.finish`).
+        also: ``async () -> object``, run after settling with the record's reads, or with a quick settle's first
+            look (run again after settling when that settle did not end there; :meth:`Watch.finish`).
         quick: settling ends at once when the action changed nothing (:meth:`Watch.settle`); the record then
             has no after walk, and ``typed`` (the ref typed into) gets ``also()``'s answer as its value in the tab's
             last walk (:meth:`Watch.finish`).
@@ -461,7 +467,11 @@ async def perform(call_session: BrowserSession, tab: Tab, settings: Settings, ac
     if isinstance(note, str) and note:
         watch.record.notes.append(note)
     if settle:
-        await watch.settle(quick=quick() if callable(quick) else quick)
+        quick = quick() if callable(quick) else quick
+        if quick and also is not None:  # beside the first look; the record's if the settle ends there
+            watch._answer_early = asyncio.ensure_future(also())
+            watch._answer_early.add_done_callback(lambda f: f.cancelled() or f.exception())
+        await watch.settle(quick=quick)
     else:
         seen = await look(tab)
         tab.acted_mark = seen.mark or tab.acted_mark

@@ -181,7 +181,7 @@ async def type_text(call: ToolCall) -> Rendered:
                            prepare=prepare if resolve else None,
                            typed=t.target.strip() if refs.is_ref(t.target) else None)
     if not a.get("submit") and not any(n.startswith("Now shows:") for n in record.notes):
-        record.readback = shown[0] if shown else None
+        record.readback = shown[-1] if shown else None  # the read the record kept: the last
         if record.readback is not None and record.readback not in ("(filled)", "(empty)") and text.strip() \
                 and " ".join(text.split()) not in " ".join(record.readback.split()) \
                 and not any(n.startswith("Entered as") for n in record.notes):
