@@ -333,12 +333,13 @@ async def test_contenteditable_and_code_editor_read_back(drv: Driver) -> None:
 
 
 async def test_typing_into_a_terminal_that_reads_keydown_goes_key_by_key(drv: Driver) -> None:
-    """A terminal takes its keys from ``keydown`` on a hidden input: text inserted at once reaches nothing there,
-    so it is typed again key by key."""
+    """A terminal takes its keys from ``keydown`` on a hidden input its click focuses: text inserted at once
+    reaches nothing there, and a Ctrl+A (select all) would be typed as an "a": the text goes key by key, nothing
+    selected first."""
     await drv.open("terminal.html")
     terminal = await drv.ref(r'clickable "Type help')
     rec = await drv.call("browser_type", target=terminal, text="ls", submit=True)
-    assert "with the keyboard key by key." in rec, rec
+    assert "its keys go to a hidden input: typed key by key." in rec, rec
     assert "$ ls notes.txt report.pdf $" in rec, rec
 
 

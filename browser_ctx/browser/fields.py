@@ -49,36 +49,44 @@ TYPE_MODES = ("replace", "append", "insert")
 
 
 async def _keys_in(locator: Locator, text: str, mode: str, slowly: bool, timeout_ms: float, *, multiline: bool,
-                   focus_only: bool = False, keyed: bool = False) -> bool:
+                   focus_only: bool = False, keyed: bool = False) -> str:
     """Put ``text`` in by the keyboard: for ``replace`` everything is selected first, for ``append`` the caret
     goes to the end, for ``insert`` it stays where it is (the element is only focused if it is not already).
     The text is inserted at once (``Input.insertText``: no key events), or with ``slowly`` key by key. ``keyed``
-    (an element that is no form field): if the element then shows the text's last line no more often than
-    before, nothing took it (a terminal that reads its keys from ``keydown``): it is typed again key by key.
-    Returns whether it went key by key."""
+    (an element that is no form field): if the click gave the keys to a one-line ``input`` outside it (a
+    terminal's hidden key sink), the text is typed key by key and nothing is selected or moved first (a terminal
+    takes Ctrl+A as a key); else, if the element then shows the text's last line no more often than before,
+    nothing took it: it is typed again key by key. Returns how it went: ``"sink"`` (the key sink), ``"keys"``
+    (key by key) or ``""`` (inserted at once)."""
     page = locator.page
     if mode == "insert" or focus_only:
         if not await locator.evaluate("e => e.contains(document.activeElement)"):
             await locator.focus(timeout=timeout_ms)
     else:
         await locator.click(timeout=timeout_ms)
+    if keyed and await locator.evaluate(_KEY_SINK):
+        await page.keyboard.type(text)
+        return "sink"
     if mode == "replace":
         await page.keyboard.press("ControlOrMeta+A")
     elif mode == "append":
         await page.keyboard.press("ControlOrMeta+End" if multiline else "End")
     if slowly:
         await page.keyboard.type(text)
-        return True
+        return "keys"
     lines = [" ".join(line.split()) for line in text.splitlines()]
     tail = next((line[-40:] for line in reversed(lines) if line), "")  # shown once typed: the caret is there
     before = await _times_shown(locator, tail) if keyed and tail else None
     await page.keyboard.insert_text(text)
     if before is None or (await _times_shown(locator, tail) or 0) > before:
-        return False
-    if mode == "replace":
-        await page.keyboard.press("ControlOrMeta+A")
+        return ""
     await page.keyboard.type(text)  # nothing took the inserted text: the page listens to keys
-    return True
+    return "keys"
+
+
+#: Whether the keys now go to a one-line input outside the element (``e``): a terminal's hidden key sink.
+_KEY_SINK = ("e => { const a = e.ownerDocument.activeElement; return !!a && a.localName === 'input' && "
+             "!e.contains(a); }")
 
 
 async def _times_shown(locator: Locator, part: str) -> int | None:
@@ -131,9 +139,11 @@ async def type_into(worlds: Worlds | None, locator: Locator, text: str, *, label
             await locator.fill(text, timeout=timeout_ms)
         return replaced
     keyed = await _keys_in(locator, text, mode, slowly, timeout_ms, multiline=True, keyed=True)
+    if keyed == "sink":
+        return "Not a form field (a terminal?): clicked it; its keys go to a hidden input: typed key by key."
     how = {"replace": "its text selected and typed over", "append": "typed after its text",
            "insert": "typed at its caret"}[mode]
-    return f"Not a form field (a code editor?): clicked it, {how} with the keyboard{' key by key' * keyed}."
+    return f"Not a form field (a code editor?): clicked it, {how} with the keyboard{' key by key' * bool(keyed)}."
 
 
 async def fill_field(worlds: Worlds | None, locator: Locator, kind: str, value: str, *, label: str,
