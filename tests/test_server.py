@@ -35,6 +35,9 @@ def test_normalise_url():
         with pytest.raises(InvalidArgument, match="is not a URL"):
             normalise_url(bad)
     assert normalise_url("example.com/a b") == "https://example.com/a b"  # the browser encodes a path's spaces
+    for bad in ("http://", "https:///path", "http://:80/"):
+        with pytest.raises(InvalidArgument, match="has no host"):
+            normalise_url(bad)
 
 
 def one_line_error(result) -> str:
@@ -97,6 +100,7 @@ async def test_navigate_card_read_on_and_errors(site):
         assert "net::ERR_CONNECTION_REFUSED" in err
         err = one_line_error(await s.call_tool("browser_navigate", {"url": "http://no-such-host.invalid/"}))
         assert "net::ERR_NAME_NOT_RESOLVED" in err
+        assert "The tab went back to" in err and "its state and refs are new" in err, err  # a reload: said
         still = await s.call_tool("browser_snapshot", {"maxTokens": 300})
         assert "Still Water" in result_text(still)  # the article is still the page
         part = result_text(await s.call_tool("browser_snapshot", {"target": "h1"}))

@@ -63,7 +63,8 @@ def normalise_url(url: str, allowed_schemes: tuple[str, ...] = ()) -> str:
 
     Raises:
         SchemeRefused: a scheme other than http(s) that ``allowed_schemes`` does not list.
-        InvalidArgument: an empty URL, or no scheme and a host with spaces ("not a url").
+        InvalidArgument: an empty URL, an http(s) URL with no host (``http://``), or no scheme and a host with
+            spaces ("not a url").
     """
     url = url.strip()
     if not url:
@@ -76,6 +77,9 @@ def normalise_url(url: str, allowed_schemes: tuple[str, ...] = ()) -> str:
                                   "(or localhost:3000).")
         local = host.startswith(("localhost", "127.", "[::1]", "0.0.0.0"))
         return ("http://" if local else "https://") + url
+    if scheme in ("http", "https") and not urlsplit(url).hostname:
+        raise InvalidArgument(f"{url[:80]!r} has no host; pass an http(s) URL such as https://example.com/ "
+                              "(or localhost:3000).")
     if scheme in ("http", "https") or scheme in allowed_schemes:
         return url
     raise SchemeRefused(f"Refused {scheme}: URL; browser_navigate loads only http(s) URLs "
@@ -131,8 +135,8 @@ async def _load(tab: Tab, url: str, settings: Settings, dialogs: DialogCenter | 
             error = translate(exc, action="navigate", url=url, timeout_ms=timeout)
         if error_kind(exc) == "timeout" and await _stop_uncommitted(tab, before):
             error = type(error)(f"{error} The load was stopped: the tab still shows {before}.")
-        else:
-            await _restore(tab, before)
+        elif await _restore(tab, before):
+            error = type(error)(f"{error} The tab went back to {before}, loaded again: its state and refs are new.")
         tab.navigated_at = time.time()  # the error page and the page gone back to were ours
         raise error from exc
     if response is not None and response.status in (401, 407):
@@ -284,17 +288,20 @@ async def _stop_uncommitted(tab: Tab, before: str) -> bool:
     return True
 
 
-async def _restore(tab: Tab, before: str) -> None:
-    """After a failed load, go back to the page we were on, so a bad URL does not lose it."""
+async def _restore(tab: Tab, before: str) -> bool:
+    """After a failed load, go back to the page we were on, so a bad URL does not lose it. Returns whether it went
+    back (the page was loaded again: a new document)."""
     page = tab.page
     if not before or before == "about:blank" or before.startswith("chrome-error:"):
-        return
+        return False
     try:
         # Chromium commits its error page a moment after goto() fails.
         await page.wait_for_url("chrome-error://**", timeout=ERROR_PAGE_WAIT_MS)
     except PlaywrightError:  # no error page: we are still where we were
-        return
+        return False
     try:
         await page.go_back(wait_until="domcontentloaded", timeout=RESTORE_WAIT_MS)
     except PlaywrightError as exc:  # best effort; the navigation error is what matters
         log.debug("could not go back after a failed load: %s", one_line(str(exc), 120))
+        return False
+    return True
