@@ -158,3 +158,16 @@ async def test_what_was_shown_before_a_refused_action_is_reported_by_the_next_ca
         following = await call_text(s, "browser_click", target="#noop")
         assert re.search(r'Shown and gone: (?:[^\n]*; )?toast "Flash"', following), following
         assert "Flash" not in await call_text(s, "browser_click", target="#noop")  # once
+
+
+async def test_a_status_element_hidden_with_its_text_kept_is_shown_and_gone_each_time(site: str) -> None:
+    """A status element the page keeps (its text stays; only ``hidden`` is toggled) is reported as shown and gone,
+    not as still shown, and again when it is shown a second time with the same text."""
+    async with mcp_session() as s:
+        await call_text(s, "browser_navigate", url=f"{site}/actions/toasts.html")
+        for _ in range(2):
+            await call_text(s, "browser_click", target="#apply")
+            await anyio.sleep(1.3)  # "Applied" was shown from 300 to 900 ms after the click
+            following = await call_text(s, "browser_click", target="#noop")
+            assert re.search(r'Shown and gone: (?:[^\n]*; )?status "Applied"', following), following
+            assert "Appeared since the last call" not in following, following

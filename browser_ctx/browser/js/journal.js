@@ -2,7 +2,8 @@
  * The transient-UI journal (issue 13): installed by browser/journal.py as an init script in every frame's main
  * world, before the page's own scripts, once per document (so it survives navigations by being added again).
  * A MutationObserver notes UI that is shown and then goes between two calls:
- *   - text of live regions (aria-live, role=status|alert|log) that is replaced or cleared;
+ *   - text of live regions (aria-live, role=status|alert|log) that is replaced or cleared, or hidden (its own
+ *     `hidden`, class or style: a status element kept with its text and shown again);
  *   - elements added then removed: dialogs (dialog, role=dialog|alertdialog, aria-modal), toasts (elements
  *     added inside a live region, or added with position fixed), elements with role=status|alert|log;
  *   - dialogs shown in place and hidden again (<dialog> showModal/close, a class or style toggled).
@@ -134,7 +135,10 @@
     }
     for (const [el, info] of regions) {
       const raw = el.isConnected ? textOf(el) : '';
-      if (raw === info.raw) continue;  /* textContent: a cheap test; what was shown is kept in info.text */
+      /* textContent: a cheap test; what was shown is kept in info.text. An attribute of the region changed (its
+         `hidden`, class or style): whether it shows is looked at again, even with the same text */
+      if (raw === info.raw && !info.dirty) continue;
+      info.dirty = false;
       const seen = !!raw && visible(el);
       const text = seen ? shownText(el) : '';
       const told = apply(aSome, gone, [(g) => g && (apply(sIncludes, info.text, [g]) || apply(sIncludes, g, [info.text]))]);
@@ -181,7 +185,11 @@
           track(r.target, attr(r.target, 'role') || 'dialog');  /* a dialog shown in place (showModal) */
         }
         const region = regionOf(r.target);
-        if (region) watchRegion(region);
+        if (region) {
+          watchRegion(region);
+          const info = r.type === 'attributes' && regions.get(region);
+          if (info) info.dirty = true;
+        }
       }
       check();
     }).observe(root, { childList: true, subtree: true, characterData: true, attributes: true,
