@@ -170,9 +170,13 @@ class BrowserProvider:
             try:
                 return await browser.new_context(**options), True
             except PlaywrightError as exc:  # the browser died between the check and the call: retried once
-                if attempt or browser.is_connected():
+                gone = "has been closed" in str(exc)  # before its `disconnected` event came
+                if attempt or (browser.is_connected() and not gone):
                     raise BrowserLaunchError(f"Could not open a browser context in {self.label}: "
                                              f"{one_line(str(exc), 200)}") from exc
+                if gone and browser is self._browser:
+                    self._on_disconnected(browser)
+                    self._browser = None  # connected again below (its attempts are reported)
         raise AssertionError("unreachable")  # pragma: no cover
 
     def _default_context(self, browser: Browser) -> BrowserContext | None:
