@@ -170,7 +170,7 @@ class LineMaker:
         text = collapse_ws(node.text_content())
         if len(text) < len(name) or not text.startswith(name[:-1].rstrip()):
             return name
-        return text if len(text) <= OPERABLE_TEXT_CHARS else text[:OPERABLE_TEXT_CHARS - 1].rstrip() + "…"
+        return cut(text, OPERABLE_TEXT_CHARS)
 
     def url(self, href: str) -> str:
         return shorten_url(href, base=self.base, limit=self.o.url_limit)
