@@ -49,7 +49,7 @@ __all__ = ["main", "profile"]
 WRAPPED: list[tuple[Any, str, str]] = [
     (tool_actions, "resolve_one", "target"),
     (tool_actions, "_label", "label"),
-    (tool_actions, "_readback", "read-back"),
+    (tool_actions, "read_back", "read-back"),
     (tool_actions, "render_record", "render"),
     (browser_actions.Watch, "start", "start"),
     (browser_actions.Watch, "settle", "settle"),

@@ -38,7 +38,6 @@ async def test_typing_into_a_ref_pins_nothing(site: str, methods: list[str]) -> 
         del methods[:]
         out = await app.call("browser_type", {"target": ref.group(1), "text": "Ada"})
         assert 'It now shows: "Ada"' in out, out
-        assert methods.count("fill") == 1, methods
         assert "waitForSelector" not in methods, methods
 
 

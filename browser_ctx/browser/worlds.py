@@ -125,6 +125,24 @@ class Worlds(WorldSessions):
             raise PlaywrightError("Element is not attached to the DOM")
         return await self._call(frame, source, [arg], key, 0)
 
+    async def ready_and_insert(self, locator: Locator, source: str, text: str) -> bool:
+        """For a ref's locator (:meth:`know_ref`) on a page of one frame: run ``source(element)`` in the isolated
+        world and, when it returns true, insert ``text`` where the focus is (CDP ``Input.insertText``, what
+        Playwright's fill sends): two round trips. ``False`` when nothing was done (not a ref, more frames, no
+        CDP, or ``source`` said no).
+
+        Raises:
+            PlaywrightError: as :meth:`on_element` (the ref's element is gone, the page closed).
+        """
+        number = self._ref_locators.get(locator)
+        if number is None or len(self._page.frames) != 1:
+            return False
+        session = await self._page_session()
+        if session is None or not await self._call(self._page.main_frame, source, [None], f"ref:{number}", 0):
+            return False
+        await session.cdp.send("Input.insertText", {"text": text})
+        return True
+
     async def on_all(self, locator: Locator, source: str, arg: Any = None) -> Any:
         """Return ``source(elements, arg)`` run in the isolated world, for every match of ``locator`` in
         document order (``[]`` when none; no waiting), like Playwright's ``locator.evaluate_all``.

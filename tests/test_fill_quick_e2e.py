@@ -1,0 +1,73 @@
+"""Typing into a ref's text field on a page of one frame: what Playwright's fill does (its text selected, the focus
+in it, ``Input.insertText``) in two round trips; a field not ready now (hidden) is left to Playwright's fill, which
+waits for it."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright._impl import connection
+
+from tests.support.inprocess import in_process
+
+pytestmark = [pytest.mark.anyio, pytest.mark.e2e]
+
+
+@pytest.fixture
+def methods(monkeypatch) -> list[str]:
+    """Every Playwright protocol method the process sends (a CDP command as its CDP method)."""
+    log: list[str] = []
+    send = connection.Connection.send_message_to_server
+
+    def counted(self, obj, method, params, options):
+        log.append(params.get("method", method) if method == "send" and isinstance(params, dict) else method)
+        return send(self, obj, method, params, options)
+
+    monkeypatch.setattr(connection.Connection, "send_message_to_server", counted)
+    return log
+
+
+def _ref(snapshot: str, role: str, name: str) -> str:
+    found = re.search(rf'{role} "{name}" \[(e\d+)\]', snapshot)
+    assert found is not None, snapshot
+    return found.group(1)
+
+
+async def test_a_ready_field_is_typed_over_by_one_insert(site: str, methods: list[str]) -> None:
+    async with in_process() as app:
+        await app.call("browser_navigate", {"url": f"{site}/actions/fill.html"})
+        snap = await app.call("browser_snapshot", {})
+        del methods[:]
+        out = await app.call("browser_type", {"target": _ref(snap, "textbox", "Name"), "text": "Ada"})
+        assert "Replaced 5 characters." in out and 'It now shows: "Ada"' in out, out
+        assert methods.count("Input.insertText") == 1 and "fill" not in methods, methods
+        tab = await app.session.current_tab()
+        assert await tab.page.input_value("#name") == "Ada"
+        assert await tab.page.evaluate("document.activeElement.id") == "name"
+        assert (await tab.page.text_content("#log") or "").split() == ["name:insertText:true"]
+
+
+async def test_a_textarea_is_typed_over_whole(site: str) -> None:
+    async with in_process() as app:
+        await app.call("browser_navigate", {"url": f"{site}/actions/fill.html"})
+        snap = await app.call("browser_snapshot", {})
+        out = await app.call("browser_type", {"target": _ref(snap, "textbox", "Notes"), "text": "one\ntwo"})
+        assert "Replaced 22 characters." in out, out
+        tab = await app.session.current_tab()
+        assert await tab.page.input_value("#notes") == "one\ntwo"
+
+
+async def test_a_field_hidden_now_is_waited_for_by_playwright(site: str, methods: list[str]) -> None:
+    async with in_process() as app:
+        await app.call("browser_navigate", {"url": f"{site}/actions/fill.html"})
+        snap = await app.call("browser_snapshot", {})
+        later = _ref(snap, "textbox", "Later")
+        tab = await app.session.current_tab()
+        await tab.page.click("#hide")
+        del methods[:]
+        out = await app.call("browser_type", {"target": later, "text": "Ada"})
+        assert 'It now shows: "Ada"' in out, out
+        assert "fill" in methods, methods
+        assert await tab.page.input_value("#later") == "Ada"
+        assert await tab.page.evaluate("document.activeElement.id") == "later"
