@@ -123,3 +123,30 @@ async def test_a_snapshot_right_after_a_navigation_reads_the_cards_walk(site):
         walks = tab.walks
         await call("browser_snapshot", {})
         assert tab.walks == walks + 1
+
+
+async def test_the_before_reads_the_page_version_with_the_settle_probe(site, monkeypatch):
+    """The version that tells the kept walk is current comes with the settle probe's look: no call of its own."""
+    from playwright._impl import connection
+
+    scripts: list[str] = []
+    send = connection.Connection.send_message_to_server
+
+    def counted(self, obj, method, params, options):
+        if method == "send" and isinstance(params, dict) and params.get("method") == "Runtime.callFunctionOn":
+            scripts.append(str(params.get("params", {}).get("functionDeclaration", "")))
+        return send(self, obj, method, params, options)
+
+    monkeypatch.setattr(connection.Connection, "send_message_to_server", counted)
+    async with in_process() as run:
+        session, call = run.session, run.call
+        await call("browser_navigate", {"url": f"{site}/walks/counter.html"})
+        await call("browser_snapshot", {})
+        tab = await session.current_tab()
+        del scripts[:]
+        walks = tab.walks
+        record = await call("browser_click", {"target": "e2"})
+        assert "no visible change" in record.lower(), record
+        assert tab.walks - walks == 1, "the snapshot's walk is the click's before"
+        assert not [s for s in scripts if "M.registry(window, document).version" in s], "a page_version call"
+        assert [s for s in scripts if "__bcSettle" in s], "no settle probe seen"

@@ -212,14 +212,15 @@ class Watch(Settling):
 
     # phases ----------------------------------------------------------------------------------
 
-    async def _snapshot(self, *, before: bool = False, self_only: Awaitable[bool] | None = None) -> list[Line] | None:
+    async def _snapshot(self, *, before: bool = False, self_only: Awaitable[bool] | None = None,
+                        version: Awaitable[str | None] | None = None) -> list[Line] | None:
         """The condensed page the record's delta compares (before: the tab's last walk when the page is
         unchanged since, or changed only by itself, :func:`.reading.walk_for_record` with ``self_only``: then
         ``_behind``); ``None`` while the page navigates. A before that finds the page changed since the tab's
         last walk keeps that walk's lines (``_stale``), to learn which values change by themselves."""
         try:
             walk, stale, self._behind = await walk_for_record(self.tab, self.settings, reuse=before,
-                                                              self_only=self_only)
+                                                              self_only=self_only, version=version)
         except BrowserCtxError as exc:  # a page mid-navigation: no delta
             log.debug("snapshot for delta failed: %s", exc)
             return None
@@ -241,11 +242,14 @@ class Watch(Settling):
         except (TimeoutError, PlaywrightError):  # navigating, closed or busy
             return default
 
-    async def _walk_or_title(self, *, before: bool, self_only: Awaitable[bool] | None = None) -> list[Line] | None:
-        """The delta's walk (its title kept in ``_walk_title``), or with no delta just the title."""
+    async def _walk_or_title(self, *, before: bool, probe: asyncio.Future[Look] | None = None) -> list[Line] | None:
+        """The delta's walk (its title kept in ``_walk_title``), or with no delta just the title; ``probe``: the
+        settle probe's look beside it (its page version and self-only word)."""
         self._walk_title = None
         if self.delta:
-            return await self._snapshot(before=before, self_only=self_only)
+            said = (asyncio.ensure_future(_self_only(probe)), asyncio.ensure_future(_version(probe))) if probe \
+                else (None, None)
+            return await self._snapshot(before=before, self_only=said[0], version=said[1])
         self._walk_title = await self._title(self.tab.page, "")
         return None
 
@@ -277,9 +281,8 @@ class Watch(Settling):
         last = self.tab.last_walk
         probe = asyncio.ensure_future(look(self.tab, self.tab.acted_mark or (None, -1.0),
                                            last[1].at if last is not None else None))
-        self_only = asyncio.ensure_future(_self_only(probe))
         seen, _, self._before, _, drained = await asyncio.gather(
-            probe, ready(), self._walk_or_title(before=True, self_only=self_only), events.sync(timeout=SYNC_TIMEOUT_S),
+            probe, ready(), self._walk_or_title(before=True, probe=probe), events.sync(timeout=SYNC_TIMEOUT_S),
             drain_tab(self.tab))  # shown since the last call
         self._origin, self._last0, self._recurring = seen.origin, seen.last, seen.recurring
         if self._before is not None:
@@ -488,4 +491,8 @@ async def _nothing() -> None:
 
 async def _self_only(probe: asyncio.Future[Look]) -> bool:
     return (await probe).self_only
+
+
+async def _version(probe: asyncio.Future[Look]) -> str | None:
+    return (await probe).version
 

@@ -110,13 +110,15 @@ class RecordWalk(NamedTuple):
 
 
 async def walk_for_record(tab: Tab, settings: Settings, *, reuse: bool,
-                          self_only: Awaitable[bool] | None = None) -> RecordWalk:
+                          self_only: Awaitable[bool] | None = None,
+                          version: Awaitable[str | None] | None = None) -> RecordWalk:
     """The walk an action's record compares: bounded as a default snapshot is (``collect_chars`` of the default
     ``maxTokens``), and kept as the tab's last. With ``reuse`` (the "before" of an action), the tab's last walk
     is returned instead when it covered as much (complete, or the same bound), on a page without child frames
     (their changes have no version here), and either the page version has not changed since it (one small
     evaluate) or ``self_only`` (the settle probe's word, :attr:`.settle.Look.self_only`, asked with that walk)
-    says it changed since only where elements change by themselves (``behind``).
+    says it changed since only where elements change by themselves (``behind``). ``version``: the page version
+    read with the settle probe (:attr:`.settle.Look.version`), asked for only when it has none.
 
     Raises:
         ActionTimeout: no answer within the read timeout.
@@ -125,10 +127,11 @@ async def walk_for_record(tab: Tab, settings: Settings, *, reuse: bool,
     bound = collect_chars(settings.caps.default_max_tokens, settings.caps.ceiling_chars)
     last = tab.last_walk
     if reuse and last is not None and (last[1].complete or last[0] == bound) and len(tab.page.frames) == 1:
-        version = await page_version(tab.page, worlds=tab.worlds)
-        if version is not None and version == last[1].version:
+        now = await version if version is not None else None
+        version_now = now if now is not None else await page_version(tab.page, worlds=tab.worlds)
+        if version_now is not None and version_now == last[1].version:
             return RecordWalk(last[1])
-        if version is not None and self_only is not None and await self_only:
+        if version_now is not None and self_only is not None and await self_only:
             return RecordWalk(last[1], behind=True)
     walk = await walk_tab_page(tab, settings, bound)
     remember(tab, bound, walk)

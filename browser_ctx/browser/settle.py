@@ -68,6 +68,7 @@ class Look:
             since then (a clock's: their last three bursts of changes), collapsed, up to 120 characters, at most 20.
         self_only: asked with ``walked``: the page changed since that walk only where elements changed by
             themselves since ``since`` (``js/settle_probe.js``).
+        version: the page version (:func:`.refs.page_version`), ``None`` before a walk of this document.
     """
 
     origin: float | None
@@ -77,6 +78,7 @@ class Look:
     last: float | None = None
     recurring: tuple[str, ...] = ()
     self_only: bool = False
+    version: str | None = None
 
     @property
     def mark(self) -> tuple[float, float] | None:
@@ -96,10 +98,10 @@ async def look(tab: Tab, since: tuple[float | None, float] | None = None,
     query = {"since": list(since) if since else None, "walked": list(walked) if walked else None,
              "frame": frame_ms, "arm": arm}
     try:
-        origin, dom, layout, loaded, last, recurring, self_only = await asyncio.wait_for(
+        origin, dom, layout, loaded, last, recurring, self_only, version = await asyncio.wait_for(
             tab.worlds.evaluate(tab.page.main_frame, script("settle_probe"), query), PROBE_TIMEOUT_S)
         return Look(origin, float(dom), float(layout), bool(loaded), float(last),
-                    tuple(str(t) for t in recurring if t), bool(self_only))
+                    tuple(str(t) for t in recurring if t), bool(self_only), str(version) if version else None)
     except (TimeoutError, PlaywrightError, TypeError, ValueError):  # navigating: the document is changing
         return Look(None, 0.0, 0.0, False)
 

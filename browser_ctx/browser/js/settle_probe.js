@@ -3,10 +3,12 @@
 // animation ended (negative: ms until the running one ends), the document has loaded (readyState complete),
 // performance.now() of the last mutation that counts (of the install until one came: a mark to compare),
 // with `since`: the texts (collapsed, up to 120 characters; at most 20) of the elements still shown that change
-// by themselves, their last three bursts all after `since`, the last within 2 s].
+// by themselves, their last three bursts all after `since`, the last within 2 s; whether the page changed only by
+// itself since `walked` (below); the page version (js/page_version.js), null before a walk made this document's
+// registry].
 // Argument: null, or {since, walked, frame}: `since`, [timeOrigin, performance.now() ms] of the end of our last action
 // (of another document: any time counts; without it the texts are []); `walked`, [timeOrigin, performance.now()]
-// of a walk of the page. With `walked`, an 8th item: whether the page changed since that walk only where elements
+// of a walk of the page. With `walked`, the 7th item: whether the page changed since that walk only where elements
 // change by themselves (no mutation that counts; each element changed since the walk has its last three bursts
 // after `since`; the probe was installed before the walk; at most 64 such elements were seen changing). With
 // `frame` (ms): a promise of the answer once the next animation frame has run (and a task after it), at most
@@ -107,8 +109,11 @@
         if (t > at && (after === null || !s || s.b.length < RECUR_BURSTS || s.b[0] <= after)) selfOnly = false;
       }
     }
+    const bc = window.__browserCtx;  // the page version js/page_version.js gives, once a walk made the registry
+    const version = bc && bc.schema === 1 && bc.observed === document
+      ? performance.timeOrigin + ':' + bc.version + ':' + location.href : null;
     return [performance.timeOrigin, now - w.last, now - w.layoutEnd, document.readyState === 'complete', w.last,
-            recurring, selfOnly];
+            recurring, selfOnly, version];
   };
   if (q && q.arm) {  // the next frame from now, for a later look's `frame`
     const armed = w.armed = performance.now();
