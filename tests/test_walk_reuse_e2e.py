@@ -8,6 +8,7 @@ import asyncio
 import re
 
 import pytest
+from playwright._impl import connection
 
 from browser_ctx.server.pipeline import call_tool
 from tests.support.inprocess import in_process, text_of
@@ -127,8 +128,6 @@ async def test_a_snapshot_right_after_a_navigation_reads_the_cards_walk(site):
 
 async def test_the_before_reads_the_page_version_with_the_settle_probe(site, monkeypatch):
     """The version that tells the kept walk is current comes with the settle probe's look: no call of its own."""
-    from playwright._impl import connection
-
     scripts: list[str] = []
     send = connection.Connection.send_message_to_server
 
