@@ -207,15 +207,15 @@ def summarise(rows: list[dict[str, Any]]) -> dict[str, dict[str, dict[str, float
 
 
 def markdown(summary: dict[str, dict[str, dict[str, float]]], rows: list[dict[str, Any]]) -> str:
-    """The action table (median / p90 s per server) and a per-page table of medians."""
+    """The action table (median / p90 ms per server) and a per-page table of medians (ms)."""
     servers = list(next(iter(summary.values())))
-    lines = ["| action | " + " | ".join(f"{s} median / p90 s" for s in servers) + " |",
+    lines = ["| action | " + " | ".join(f"{s} median / p90 ms" for s in servers) + " |",
              "|---|" + "---:|" * len(servers)]
     for action, per in summary.items():
         cells = []
         for s in servers:
             v = per[s]
-            cell = f"{v['median']:.2f} / {v['p90']:.2f}"
+            cell = f"{v['median'] * 1000:.0f} / {v['p90'] * 1000:.0f}"
             if v["errors"]:
                 cell += f" ({int(v['errors'])} errors)"
             cells.append(cell)
@@ -227,7 +227,7 @@ def markdown(summary: dict[str, dict[str, dict[str, float]]], rows: list[dict[st
         for action, per in summary.items():
             cells = ["-" if math.isnan(per[s]["effect"]) else f"{per[s]['effect']:.0%}" for s in bc]
             lines.append(f"| {action} | " + " | ".join(cells) + " |")
-    lines += ["", "| page · action | " + " | ".join(f"{s} median s" for s in servers) + " |",
+    lines += ["", "| page · action | " + " | ".join(f"{s} median ms" for s in servers) + " |",
               "|---|" + "---:|" * len(servers)]
     for page in PAGES:
         for action in ACTIONS:
@@ -235,7 +235,7 @@ def markdown(summary: dict[str, dict[str, dict[str, float]]], rows: list[dict[st
             for s in servers:
                 secs = [r["seconds"] for r in rows if (r["page"], r["action"], r["server"]) == (page, action, s)
                         and not r["error"]]
-                cells.append(f"{statistics.median(secs):.2f}" if secs else "-")
+                cells.append(f"{statistics.median(secs) * 1000:.0f}" if secs else "-")
             lines.append(f"| {page} · {action} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
