@@ -24,7 +24,8 @@ Every action tool runs through :func:`perform`:
    without submit) ends at the first look when it changed nothing: no mutation, request or animation since it
    began. The parts: :mod:`.settle`.
    What comes after the record is taken is caught by the transient-UI journal and reported once by the next
-   call (``Shown and gone: …``, or ``Appeared since the last call: …`` while it is still shown).
+   call (``Shown and gone: …``, or ``Appeared since the last call: …`` while it is still shown). The record's
+   walk starts beside a look that may end the settle, and is the record's if nothing that counts moved since.
 4. **Collect** an :class:`~browser_ctx.core.record.ActionRecord`: URL/title change, dialogs,
    popups (a PDF shows as a PDF with its size), downloads (:mod:`.downloads`), new console errors and
    failed requests, what was shown and went (the transient-UI journal, :mod:`.journal`, drained before
@@ -140,9 +141,11 @@ class Watch(Settling):
     _docs: dict[bool, Any] = field(default_factory=dict)  # the walked documents of the delta: before (True), after
     _act_start: float = 0.0
     _still: bool = False
-    _walked_early: asyncio.Future[Any] | None = None  # the drain and walk a quick settle began (settle._quick_end)
+    _walked_early: asyncio.Future[Any] | None = None  # the drain and walk the settle began beside a look
     _answer_early: asyncio.Future[Any] | None = None  # the caller's read, run with a quick settle's first look
     _early_kept: bool = False  # its walk is the after walk: the page did not change while it ran
+    _end_last: float | None = None  # the settle's last look's mark (Look.last); _settled: the after walk's
+    _settled: float | None = None
     _last0: float | None = None
     _windows_asked: int = 0
     _choosers0: int = 0  # the tab's choosers_seen when the watch started
@@ -228,6 +231,7 @@ class Watch(Settling):
         url = self.tab.page.url
         lines = render_lines(walk.doc, url=url, max_tokens=self.view_tokens)
         self._docs[before] = walk.doc
+        self._settled = None if before else walk.settled
         tab = self.tab
         document = (walk.version or "").split(":", 1)[0]
         if tab.drift_document != document:
@@ -247,8 +251,8 @@ class Watch(Settling):
         settle probe's look beside it (its page version and self-only word)."""
         self._walk_title = None
         if self.delta:
-            said = (asyncio.ensure_future(_self_only(probe)), asyncio.ensure_future(_version(probe))) if probe \
-                else (None, None)
+            said = (asyncio.ensure_future(_look_said(probe, "self_only")),
+                    asyncio.ensure_future(_look_said(probe, "version"))) if probe else (None, None)
             return await self._snapshot(before=before, self_only=said[0], version=said[1])
         self._walk_title = await self._title(self.tab.page, "")
         return None
@@ -348,7 +352,7 @@ class Watch(Settling):
         if early is not None and not (self._still or self._early_kept):
             await asyncio.wait([early])  # its answer is not the record's: the page moved on (read again below)
             early = None
-        read = early if early is not None else also() if also is not None else _nothing()
+        read = early if early is not None else also() if also is not None else asyncio.sleep(0)
         (rec.console_errors, rec.console_error_count), ((gone, dropped), after), answer = await asyncio.gather(
             self._console_errors(sync=not self._still), self._journal_and_walk(closed), read)
         if self._still:
@@ -386,14 +390,15 @@ class Watch(Settling):
     async def _journal_and_walk(self, closed: bool) -> tuple[tuple[list[Gone], int], list[Line] | None]:
         """The journal drained since the action's start, then the after walk (none after a navigation). After a
         quick settle that saw nothing move (``_still``): neither (the journal holds only what the DOM did; what
-        comes after the first look is the next call's). The drain and walk a quick settle began
-        (``_walked_early``) are the record's when the page did not change while they ran; else their drain is
-        kept and the page drained and walked again."""
+        comes after the first look is the next call's). The drain and walk the settle began (``_walked_early``)
+        are the record's when the page did not change while they ran (a quick settle's frame look said so, or
+        the walk saw the settle's last look's mark: ``_settled``); else their drain is kept and the page drained
+        and walked again."""
         page, ids = self.tab.page, self.tab.frame_ids
         early, self._walked_early = self._walked_early, None
         if early is not None:
-            drained, lines = await early  # begun by the quick settle, beside the record's other reads
-            if self._early_kept:
+            drained, lines = await early  # begun by the settle, beside its last look or the record's other reads
+            if self._early_kept or (self._settled is not None and self._settled == self._end_last):
                 if lines is None:
                     self._walk_title = None
                 return drained, lines
@@ -411,7 +416,10 @@ class Watch(Settling):
     def _walk_after_early(self) -> asyncio.Future[Any] | None:
         if not self.delta or self._before is None or self._doc_changed:
             return None
-        return asyncio.ensure_future(asyncio.gather(drain_journal(self.tab.page, self.tab.frame_ids), self._snapshot()))
+        early = asyncio.ensure_future(asyncio.gather(drain_journal(self.tab.page, self.tab.frame_ids),
+                                                     self._snapshot()))
+        early.add_done_callback(lambda f: f.cancelled() or f.exception())  # a settle that raises leaves it
+        return early
 
     async def _card(self) -> str | None:
         try:
@@ -484,15 +492,6 @@ async def perform(call_session: BrowserSession, tab: Tab, settings: Settings, ac
     return await watch.finish(also, typed)
 
 
-
-async def _nothing() -> None:
-    return None
-
-
-async def _self_only(probe: asyncio.Future[Look]) -> bool:
-    return (await probe).self_only
-
-
-async def _version(probe: asyncio.Future[Look]) -> str | None:
-    return (await probe).version
+async def _look_said(probe: asyncio.Future[Look], what: str) -> Any:
+    return getattr(await probe, what)
 

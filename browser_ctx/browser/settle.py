@@ -202,6 +202,7 @@ class Settling:
     _window_at: float
     _walked_early: asyncio.Future[Any] | None
     _early_kept: bool
+    _end_last: float | None  # the last look's mark (Look.last): a walk that saw the same saw the settled page
 
     def _now(self) -> float:
         return asyncio.get_running_loop().time()
@@ -256,16 +257,14 @@ class Settling:
         if self._elsewhere(seen) or not await self._no_requests():
             return False
         early = self._walk_after_early()  # the renderer reads the page while we wait out the frame
-        if early is not None:
-            early.add_done_callback(lambda f: f.cancelled() or f.exception())  # a settle that raises leaves it
         again = await look(self.tab, frame_ms=FRAME_MS)
         done = again.origin == seen.origin and again.last == seen.last and again.layout_quiet >= 0
         self._walked_early, self._early_kept = early, done
         return done
 
     def _walk_after_early(self) -> asyncio.Future[Any] | None:
-        """The journal's drain and the after walk, started now (:class:`~browser_ctx.browser.actions.Watch`);
-        ``None`` here."""
+        """The journal's drain and the after walk, started now (:class:`~browser_ctx.browser.actions.Watch`; its
+        exception, if the settle raises, is retrieved); ``None`` here."""
         return None
 
     async def settle(self, *, quick: bool = False) -> None:
@@ -289,6 +288,9 @@ class Settling:
                 if await self._quick_end(seen):
                     break
             else:
+                self._read_network()
+                if self._walked_early is None and not (self._traffic.inflight or self._opening() or self._doc_changed):
+                    self._walked_early = self._walk_after_early()  # the record's, if nothing counted moves from here
                 seen = await look(self.tab)
             first = False
             if seen.origin is not None and self._origin is not None and seen.origin != self._origin:
@@ -331,6 +333,7 @@ class Settling:
             await asyncio.sleep(next_look_ms(limits, elapsed, seen.dom_quiet, net_quiet, bool(inflight or opening),
                                              bool(streaming), layout_quiet=seen.layout_quiet,
                                              navigated=self._doc_changed, loaded=loaded) / 1000)
+        self._end_last = seen.last
         self.tab.acted_mark = seen.mark or self.tab.acted_mark
         self.record.settle_ms = (self._now() - t0) * 1000
         self.record.settle_note = note

@@ -104,6 +104,7 @@ class PageWalk(Walk):
         walker_names: names come from the walker alone, not Chromium's accessibility tree, because the document
             has more than :data:`SEMANTICS_MAX_ELEMENTS` elements.
         at: (the document's ``performance.timeOrigin``, its clock in ms) at the walk; ``None`` if not given.
+        settled: the settle probe's mark at the walk (:attr:`.settle.Look.last`); ``None`` without a probe there.
     """
 
     version: str | None = None
@@ -116,6 +117,7 @@ class PageWalk(Walk):
     title: str = ""
     walker_names: bool = False
     at: tuple[float, float] | None = None
+    settled: float | None = None
 
     @property
     def elements_left(self) -> int:
@@ -379,7 +381,8 @@ async def walk_page(frame: Frame, *, frame_ids: FrameIds, max_chars: int = 0,
                     elements=int(facts.get("elements") or 0), walked=int(facts.get("walked") or 0),
                     complete=not facts.get("stopped"), rest=str(facts.get("rest") or ""),
                     siblings_left=int(facts.get("siblingsLeft") or 0), title=str(facts.get("title") or ""),
-                    walker_names=bool(facts.get("walkerNames")), at=_clock(facts.get("at")))
+                    walker_names=bool(facts.get("walkerNames")), at=_clock(facts.get("at")),
+                    settled=float(settled) if isinstance(settled := facts.get("settled"), (int, float)) else None)
 
 
 def _clock(mark: object) -> tuple[float, float] | None:

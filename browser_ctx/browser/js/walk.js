@@ -64,7 +64,7 @@
   const facts = () => ({ version: performance.timeOrigin + ':' + bc.version + ':' + location.href,
     readyState: doc.readyState, elements: root ? 1 + root.getElementsByTagName('*').length : 0, walked, stopped,
     rest: stopped ? restHash() : '', siblingsLeft, title: String(doc.title || ''),
-    at: [performance.timeOrigin, performance.now()] });
+    at: [performance.timeOrigin, performance.now()], settled: (win.__bcSettle || {}).doc === doc ? win.__bcSettle.last : null });
   /* nodes whose semantics Python asks of Chromium's accessibility tree (opts.axToken, see
      browser_ctx/browser/semantics.py): each is marked data-ax="<index in axKept>" before its data-name,
      and the list is left on the registry (bc.axKept, read once) under the token */
