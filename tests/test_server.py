@@ -38,6 +38,10 @@ def test_normalise_url():
     for bad in ("http://", "https:///path", "http://:80/"):
         with pytest.raises(InvalidArgument, match="has no host"):
             normalise_url(bad)
+    with pytest.raises(InvalidArgument, match=r"has no colon after http; pass http://bad url\."):
+        normalise_url("http//bad url")
+    with pytest.raises(InvalidArgument, match="has no colon after https"):
+        normalise_url("HTTPS//example.com/")
 
 
 def one_line_error(result) -> str:

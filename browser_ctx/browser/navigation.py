@@ -63,8 +63,8 @@ def normalise_url(url: str, allowed_schemes: tuple[str, ...] = ()) -> str:
 
     Raises:
         SchemeRefused: a scheme other than http(s) that ``allowed_schemes`` does not list.
-        InvalidArgument: an empty URL, an http(s) URL with no host (``http://``), or no scheme and a host with
-            spaces ("not a url").
+        InvalidArgument: an empty URL, an http(s) URL with no host (``http://``) or no colon (``http//``), or no
+            scheme and a host with spaces ("not a url").
     """
     url = url.strip()
     if not url:
@@ -72,6 +72,8 @@ def normalise_url(url: str, allowed_schemes: tuple[str, ...] = ()) -> str:
     scheme = urlsplit(url).scheme.lower()
     if not scheme or (scheme not in ("http", "https") and "://" not in url and url.split(":", 1)[1][:1].isdigit()):
         host = url.split("/", 1)[0].lower()
+        if host in ("http", "https") and url[len(host):].startswith("//"):
+            raise InvalidArgument(f"{url[:80]!r} has no colon after {host}; pass {host}:{url[len(host):80]}.")
         if not host or any(c.isspace() for c in host):
             raise InvalidArgument(f"{url[:80]!r} is not a URL; pass an http(s) URL such as https://example.com/ "
                                   "(or localhost:3000).")
