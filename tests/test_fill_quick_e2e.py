@@ -58,6 +58,16 @@ async def test_a_textarea_is_typed_over_whole(site: str) -> None:
         assert await tab.page.input_value("#notes") == "one\ntwo"
 
 
+async def test_one_character_replaced_is_one_character(site: str) -> None:
+    async with in_process() as app:
+        await app.call("browser_navigate", {"url": f"{site}/actions/fill.html"})
+        snap = await app.call("browser_snapshot", {})
+        name = _ref(snap, "textbox", "Name")
+        await app.call("browser_type", {"target": name, "text": "A"})
+        out = await app.call("browser_type", {"target": name, "text": "Bo"})
+        assert "Replaced 1 character." in out, out
+
+
 async def test_a_field_hidden_now_is_waited_for_by_playwright(site: str, methods: list[str]) -> None:
     async with in_process() as app:
         await app.call("browser_navigate", {"url": f"{site}/actions/fill.html"})

@@ -129,7 +129,8 @@ async def type_into(worlds: Worlds | None, locator: Locator, text: str, *, label
     if mode not in TYPE_MODES:
         raise InvalidArgument(f"mode must be one of {', '.join(TYPE_MODES)} (got {mode!r}).")
     held = state.text if state.kind in ("text", "combobox") else (state.value if state.kind == "editable" else "")
-    replaced = f"Replaced {len(held):,} characters." if held and mode == "replace" and not slowly else None
+    replaced = (f"Replaced {len(held):,} character{'s' * (len(held) != 1)}." if held and mode == "replace"
+                and not slowly else None)
     multiline = state.tag == "textarea" or state.kind == "editable"
     if state.kind in ("text", "editable", "combobox"):
         if mode != "replace":
