@@ -32,6 +32,25 @@ def site() -> Iterator[str]:
         yield f"http://127.0.0.1:{port}"
 
 
+@pytest.fixture
+def sent(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, str, dict[str, Any]]]:
+    """Every Playwright protocol message the process sends, in order: (method, CDP method of a ``send`` or
+    ``""``, the CDP command's params or the message's)."""
+    from playwright._impl import connection  # noqa: PLC0415 - only the tests that ask for it patch the driver
+
+    log: list[tuple[str, str, dict[str, Any]]] = []
+    send = connection.Connection.send_message_to_server
+
+    def counted(self: Any, obj: Any, method: str, params: Any, options: Any) -> Any:
+        given = params if isinstance(params, dict) else {}
+        cdp = str(given.get("method", "")) if method == "send" else ""
+        log.append((method, cdp, given.get("params", {}) if cdp else given))
+        return send(self, obj, method, params, options)
+
+    monkeypatch.setattr(connection.Connection, "send_message_to_server", counted)
+    return log
+
+
 @pytest.fixture(scope="session")
 def other_origin(site: str) -> str:
     """The same fixtures site on ``localhost``: a different origin from :func:`site`."""

@@ -7,7 +7,6 @@ from __future__ import annotations
 import re
 
 import pytest
-from playwright._impl import connection
 
 from browser_ctx.server.pipeline import call_tool
 from tests.support.inprocess import in_process, text_of
@@ -15,30 +14,16 @@ from tests.support.inprocess import in_process, text_of
 pytestmark = [pytest.mark.anyio, pytest.mark.e2e]
 
 
-@pytest.fixture
-def methods(monkeypatch) -> list[str]:
-    """Every Playwright protocol method the process sends."""
-    log: list[str] = []
-    send = connection.Connection.send_message_to_server
-
-    def counted(self, obj, method, params, options):
-        log.append(method)
-        return send(self, obj, method, params, options)
-
-    monkeypatch.setattr(connection.Connection, "send_message_to_server", counted)
-    return log
-
-
-async def test_typing_into_a_ref_pins_nothing(site: str, methods: list[str]) -> None:
+async def test_typing_into_a_ref_pins_nothing(site: str, sent: list) -> None:
     async with in_process() as app:
         await app.call("browser_navigate", {"url": f"{site}/actions/latency/navigation.html"})
         snap = await app.call("browser_snapshot", {})
         ref = re.search(r'textbox "Query" \[(e\d+)\]', snap)
         assert ref is not None, snap
-        del methods[:]
+        del sent[:]
         out = await app.call("browser_type", {"target": ref.group(1), "text": "Ada"})
         assert 'It now shows: "Ada"' in out, out
-        assert "waitForSelector" not in methods, methods
+        assert "waitForSelector" not in [method for method, _, _ in sent], sent
 
 
 async def test_a_ref_whose_element_is_gone_is_refused_as_stale(site: str) -> None:

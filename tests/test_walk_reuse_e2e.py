@@ -8,7 +8,6 @@ import asyncio
 import re
 
 import pytest
-from playwright._impl import connection
 
 import tests.support.action_routes  # noqa: F401 - registers /actions/api/save
 from browser_ctx.server.pipeline import call_tool
@@ -127,38 +126,29 @@ async def test_a_snapshot_right_after_a_navigation_reads_the_cards_walk(site):
         assert tab.walks == walks + 1
 
 
-async def test_the_before_reads_the_page_version_with_the_settle_probe(site, scripts):
+async def test_the_before_reads_the_page_version_with_the_settle_probe(site, sent):
     """The version that tells the kept walk is current comes with the settle probe's look: no call of its own."""
     async with in_process() as run:
         session, call = run.session, run.call
         await call("browser_navigate", {"url": f"{site}/walks/counter.html"})
         await call("browser_snapshot", {})
         tab = await session.current_tab()
-        del scripts[:]
+        del sent[:]
         walks = tab.walks
         record = await call("browser_click", {"target": "e2"})
         assert "no visible change" in record.lower(), record
         assert tab.walks - walks == 1, "the snapshot's walk is the click's before"
+        scripts = _declarations(sent)
         assert not [s for s in scripts if "M.registry(window, document).version" in s], "a page_version call"
         assert [s for s in scripts if "__bcSettle" in s], "no settle probe seen"
 
 
-@pytest.fixture
-def scripts(monkeypatch) -> list[str]:
-    """The declaration of every ``Runtime.callFunctionOn`` the process sends, in order."""
-    sent: list[str] = []
-    send = connection.Connection.send_message_to_server
-
-    def counted(self, obj, method, params, options):
-        if method == "send" and isinstance(params, dict) and params.get("method") == "Runtime.callFunctionOn":
-            sent.append(str(params.get("params", {}).get("functionDeclaration", "")))
-        return send(self, obj, method, params, options)
-
-    monkeypatch.setattr(connection.Connection, "send_message_to_server", counted)
-    return sent
+def _declarations(sent: list) -> list[str]:
+    """The declaration of every ``Runtime.callFunctionOn`` in ``sent`` (the ``sent`` fixture), in order."""
+    return [str(p.get("functionDeclaration", "")) for _, cdp, p in sent if cdp == "Runtime.callFunctionOn"]
 
 
-async def test_the_record_walk_begins_beside_the_settle_s_last_look(site, scripts):
+async def test_the_record_walk_begins_beside_the_settle_s_last_look(site, sent):
     """A click whose effect comes through a request: the after walk starts beside a look that may end the settle
     (not after it), and is the record's because nothing that counts moved between them."""
     async with in_process() as run:
@@ -166,11 +156,12 @@ async def test_the_record_walk_begins_beside_the_settle_s_last_look(site, script
         snap = await run.call("browser_snapshot", {})
         save = re.search(r'button "Save" \[(e\d+)\]', snap).group(1)  # type: ignore[union-attr]
         tab = await run.session.current_tab()
-        del scripts[:]
+        del sent[:]
         walks = tab.walks
         record = await run.call("browser_click", {"target": save})
         assert "Settings saved" in record, record
         assert tab.walks - walks == 1, "one after walk, kept"
+        scripts = _declarations(sent)
         probes = [i for i, s in enumerate(scripts) if "__bcSettle" in s]
         walked = [i for i, s in enumerate(scripts) if "__browserCtxScripts" in s]  # the walk, kept in the world
         assert walked and probes and walked[-1] < probes[-1], "the walk came after the settle's last look"
