@@ -8,7 +8,8 @@ import re
 
 import pytest
 
-from tests.support.inprocess import in_process
+from browser_ctx.server.pipeline import call_tool
+from tests.support.inprocess import in_process, text_of
 
 pytestmark = [pytest.mark.anyio, pytest.mark.e2e]
 
@@ -67,3 +68,36 @@ async def test_a_field_hidden_now_is_waited_for_by_playwright(site: str, sent: l
         assert "fill" in [method for method, _, _ in sent], sent
         assert await tab.page.input_value("#later") == "Ada"
         assert await tab.page.evaluate("document.activeElement.id") == "later"
+        await tab.page.click("#hide")
+        out = await app.call("browser_type", {"target": later, "text": "Bo", "slowly": True})  # waited for too
+        assert await tab.page.input_value("#later") in ("BoAda", "AdaBo"), out
+
+
+async def test_what_a_type_says_of_the_value(site: str) -> None:
+    """With submit there is no read-back, so the field's new value is the delta's; slowly keeps what the field
+    held and says so; a number field refuses text that is not a number, saying what it takes."""
+    async with in_process() as app:
+        await app.call("browser_navigate", {"url": f"{site}/actions/fill.html"})
+        snap = await app.call("browser_snapshot", {})
+        name = _ref(snap, "textbox", "Name")
+        out = await app.call("browser_type", {"target": name, "text": "Ada", "submit": True})
+        assert "No visible change" not in out and '"Ada"' in out, out
+        out = await app.call("browser_type", {"target": name, "text": "X", "slowly": True})
+        assert out.startswith("Typed 1 character into"), out
+        assert "the 3 characters it held stay" in out, out
+        qty = _ref(snap, "spinbutton", "Quantity")
+        result = await call_tool(app.tools["browser_type"], {"target": qty, "text": "2,5"}, app.session, app.settings)
+        assert result.is_error and "takes a number; '2,5' is not one" in text_of(result), text_of(result)
+        out = await app.call("browser_type", {"target": qty, "text": "2.5"})
+        assert 'It now shows: "2.5"' in out, out
+
+
+async def test_an_editor_s_lines_are_read_back_as_lines(site: str) -> None:
+    async with in_process() as app:
+        await app.call("browser_navigate", {"url": f"{site}/agent-widgets/quill.html"})
+        await app.call("browser_snapshot", {})
+        text = "Hello all,\nPlease review.\n\nThanks"
+        out = await app.call("browser_type", {"target": ".ql-editor", "text": text})
+        assert 'It now shows: "Hello all,\\nPlease review.\\nThanks"' in out and "Warning" not in out, out
+        verdict = await app.call("browser_verify", {"target": ".ql-editor", "value": text})
+        assert verdict.startswith("PASS"), verdict

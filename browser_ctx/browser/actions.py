@@ -379,7 +379,7 @@ class Watch(Settling):
                 self._drift_new += learn_behind(self.tab, self._before, after, self._recurring)
             rec.delta = record_delta(self._before, after, action=rec.action, before_doc=self._docs.get(True),
                                      after_doc=self._docs.get(False), drifting=self.tab.drifting,
-                                     value_said=rec.action.startswith("Typed ") or any(
+                                     value_said=(rec.action.startswith("Typed ") and answer is not None) or any(
                                          n.startswith("Now shows:") for n in rec.notes),
                                      max_tokens=self.delta_tokens)
         said = drift_note(self._drift_new)

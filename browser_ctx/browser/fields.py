@@ -10,6 +10,7 @@ format, before the field is touched. Times are milliseconds.
 from __future__ import annotations
 
 import contextlib
+import re
 from typing import Any
 
 from playwright.async_api import Error as PlaywrightError
@@ -44,6 +45,9 @@ def _refuse(state: WidgetState, label: str, verb: str) -> None:
 def _date_value(state: WidgetState, value: str) -> str:
     return input_value(state.type, value) if state.kind == "date" else value
 
+
+#: What a number input takes (HTML's valid floating-point number, a leading + allowed as browsers do).
+_NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?")
 
 #: How ``browser_type`` puts its text in: in place of what the field holds, after it, or at the caret.
 TYPE_MODES = ("replace", "append", "insert")
@@ -136,9 +140,12 @@ async def type_into(worlds: Worlds | None, locator: Locator, text: str, *, label
         if mode != "replace":
             await _keys_in(locator, text, mode, slowly, timeout_ms, multiline=multiline)
         elif slowly:  # @playwright/mcp's slowly: key by key where the caret is, nothing cleared first
+            await locator.wait_for(state="visible", timeout=timeout_ms)  # its keys would go nowhere
             await locator.press_sequentially(text, timeout=timeout_ms)
+            if held:
+                return f"Typed key by key where the caret was (slowly): the {len(held):,} characters it held stay."
         else:
-            await _fill(worlds, locator, state, text, timeout_ms)
+            await _fill(worlds, locator, state, text, timeout_ms, label)
         return replaced
     keyed = await _keys_in(locator, text, mode, slowly, timeout_ms, multiline=True, keyed=True)
     if keyed == "sink":
@@ -148,9 +155,17 @@ async def type_into(worlds: Worlds | None, locator: Locator, text: str, *, label
     return f"Not a form field (a code editor?): clicked it, {how} with the keyboard{' key by key' * bool(keyed)}."
 
 
-async def _fill(worlds: Worlds | None, locator: Locator, state: WidgetState, text: str, timeout_ms: float) -> None:
+async def _fill(worlds: Worlds | None, locator: Locator, state: WidgetState, text: str, timeout_ms: float,
+                label: str) -> None:
     """Playwright's ``locator.fill``; a ref's text field on a page of one frame, ready now, in two round trips
-    instead of five (:meth:`.worlds.Worlds.ready_and_insert`: what fill does, without its waiting)."""
+    instead of five (:meth:`.worlds.Worlds.ready_and_insert`: what fill does, without its waiting).
+
+    Raises:
+        InvalidArgument: text that is not a number for a number input (named by ``label``).
+    """
+    if state.tag == "input" and state.type == "number" and text.strip() and not _NUMBER.fullmatch(text.strip()):
+        raise InvalidArgument(f"{label} takes a number; {text[:40]!r} is not one. Type digits, a dot for "
+                              "decimals (2.5), e for an exponent (1e3).")
     if not (text and state.kind in ("text", "combobox") and worlds is not None
             and await worlds.ready_and_insert(locator, script("fill_ready"), text)):
         await locator.fill(text, timeout=timeout_ms)
@@ -187,7 +202,7 @@ async def fill_field(worlds: Worlds | None, locator: Locator, kind: str, value: 
         if state.kind not in ("text", "date", "editable", "combobox"):
             raise SelectorError(f"Could not fill {label}: it is not editable ({state.tag}"
                                 f"{' role=' + state.role if state.role else ''}). Pick the field itself.")
-        await _fill(worlds, locator, state, _date_value(state, value), timeout_ms)
+        await _fill(worlds, locator, state, _date_value(state, value), timeout_ms, label)
         return None
     if kind == "checkbox":
         want = value.strip().lower()
@@ -221,6 +236,8 @@ async def read_back(worlds: Worlds, locator: Any, *, ref: bool = False) -> str |
         return None
     if state.sensitive:
         return "(filled)" if state.text or state.value else "(empty)"
+    if state.kind in ("editable", "other") and len(state.items) > 1:
+        return "\n".join(state.items)  # an editor's lines, not a list's items
     return state.text if state.kind in ("text", "date") else state.value
 
 

@@ -260,10 +260,13 @@ async def _value_got(worlds: Worlds, loc: Locator, want: str) -> str:
 
 
 def _same_value(shown: WidgetState, want: str) -> bool:
-    """Whether a widget shows ``want``: the same text (whitespace collapsed), or for a multi-select the
-    same items in any order (``want`` comma-separated)."""
+    """Whether a widget shows ``want``: the same text (whitespace collapsed), an editor the same lines (blank
+    ones aside), or for a multi-select the same items in any order (``want`` comma-separated)."""
     norm = " ".join(want.split())
     if " ".join(shown.value.split()) == norm:
+        return True
+    lines = [" ".join(line.split()) for line in want.splitlines() if line.strip()]
+    if len(lines) > 1 and lines == [" ".join(i.split()) for i in shown.items]:
         return True
     items = sorted(" ".join(i.split()) for i in shown.items)
     return len(items) > 1 and items == sorted(" ".join(p.split()) for p in norm.split(","))

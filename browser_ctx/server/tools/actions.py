@@ -176,7 +176,8 @@ async def type_text(call: ToolCall) -> Rendered:
         shown.append(await read_back(tab.worlds, t.locator, ref=refs.is_ref(t.target)))
         return shown[-1]
 
-    record = await perform(call.session, tab, call.settings, lambda: f"Typed {len(text)} characters into {t.label}",
+    typed = f"Typed {len(text)} character{'s' * (len(text) != 1)} into"
+    record = await perform(call.session, tab, call.settings, lambda: f"{typed} {t.label}",
                            run, budget=call.budget, also=shows_now, quick=not (a.get("submit") or a.get("slowly")),
                            prepare=prepare if resolve else None,
                            typed=t.target.strip() if refs.is_ref(t.target) else None)
