@@ -137,3 +137,11 @@ def test_a_selection_is_the_change_a_key_made() -> None:
     rec.delta = "no visible change"
     rec.notes.append('Selected: "eu "')
     assert render_record(rec) == 'Pressed Shift+ArrowLeft.\nSelected: "eu "', render_record(rec)
+
+
+def test_a_changed_value_is_quoted_exactly() -> None:
+    """Whitespace inside a quoted value is the value's: a change line keeps it (outside quotes it is one space)."""
+    assert changed_line('textbox "Full name" [e3]', 'textbox "Full name" [e3] = "  Lin Wu  "') == \
+        'textbox "Full name" [e3]: = "  Lin Wu  "'
+    assert changed_line('textbox "Note" [e4] = "a b"', 'textbox "Note" [e4] = "a  b"') == \
+        'textbox "Note" [e4]: = "a  b"'

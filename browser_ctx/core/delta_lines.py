@@ -37,12 +37,15 @@ _REF = re.compile(r"\[(?:ref=)?(?:f\d+)?e\d+\]|\bref=(?:f\d+)?e\d+\b|(?<=\])\((?
 #: Words of a rendered line: a quoted string (with its "… (+N chars)" tail), a parenthesised group, or a word.
 _TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"(?:… \(\+[\d,]+ chars\))?|\((?:[^()]|\([^()]*\))*\)|\S+')
 _DIGITS = re.compile(r"\d+")
+#: A quoted string (kept as it is) or a run of whitespace outside one (one space).
+_SPACES = re.compile(r'"(?:[^"\\]|\\.)*"|\s+')
 _GONE_WITH = re.compile(r"\((?:gone|came) with its (\d+) lines\)$")
 _FOLDED = re.compile(r"^… (\d+) more\b")
 
 
 def _strip(line: str) -> str:
-    return " ".join(_REF.sub("", line).split())
+    """``line`` without refs, its words one space apart; a quoted value keeps its whitespace exactly."""
+    return _SPACES.sub(lambda m: m.group(0) if m.group(0)[0] == '"' else " ", _REF.sub("", line)).strip()
 
 
 def tokens(line: str) -> list[str]:
