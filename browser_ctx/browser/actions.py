@@ -215,15 +215,13 @@ class Watch(Settling):
 
     # phases ----------------------------------------------------------------------------------
 
-    async def _snapshot(self, *, before: bool = False, self_only: Awaitable[bool] | None = None,
-                        version: Awaitable[str | None] | None = None) -> list[Line] | None:
+    async def _snapshot(self, *, before: bool = False, probe: Awaitable[Look] | None = None) -> list[Line] | None:
         """The condensed page the record's delta compares (before: the tab's last walk when the page is
-        unchanged since, or changed only by itself, :func:`.reading.walk_for_record` with ``self_only``: then
-        ``_behind``); ``None`` while the page navigates. A before that finds the page changed since the tab's
+        unchanged since, or changed only by itself, :func:`.reading.walk_for_record` with the settle ``probe``'s
+        look: then ``_behind``); ``None`` while the page navigates. A before that finds the page changed since the tab's
         last walk keeps that walk's lines (``_stale``), to learn which values change by themselves."""
         try:
-            walk, stale, self._behind = await walk_for_record(self.tab, self.settings, reuse=before,
-                                                              self_only=self_only, version=version)
+            walk, stale, self._behind = await walk_for_record(self.tab, self.settings, reuse=before, probe=probe)
         except BrowserCtxError as exc:  # a page mid-navigation: no delta
             log.debug("snapshot for delta failed: %s", exc)
             return None
@@ -251,9 +249,7 @@ class Watch(Settling):
         settle probe's look beside it (its page version and self-only word)."""
         self._walk_title = None
         if self.delta:
-            said = (asyncio.ensure_future(_look_said(probe, "self_only")),
-                    asyncio.ensure_future(_look_said(probe, "version"))) if probe else (None, None)
-            return await self._snapshot(before=before, self_only=said[0], version=said[1])
+            return await self._snapshot(before=before, probe=probe)
         self._walk_title = await self._title(self.tab.page, "")
         return None
 
@@ -490,8 +486,3 @@ async def perform(call_session: BrowserSession, tab: Tab, settings: Settings, ac
         if origin is not None and watch._origin is not None and origin != watch._origin:
             watch._doc_changed = True
     return await watch.finish(also, typed)
-
-
-async def _look_said(probe: asyncio.Future[Look], what: str) -> Any:
-    return getattr(await probe, what)
-

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from playwright.async_api import Error as PlaywrightError
 
@@ -22,6 +22,9 @@ from .refs import is_ref, page_version
 from .session import Tab
 from .targets import locator_for
 from .walk import PageWalk, Walk, walk_frame, walk_locator, walk_page
+
+if TYPE_CHECKING:
+    from .settle import Look
 
 __all__ = ["page_title", "walk_tab", "walk_tab_page", "walk_target", "walk_for_record", "RecordWalk", "walk_after_card",
            "remember", "count_matches", "MAX_MATCHES", "interrupt_scripts"]
@@ -110,15 +113,14 @@ class RecordWalk(NamedTuple):
 
 
 async def walk_for_record(tab: Tab, settings: Settings, *, reuse: bool,
-                          self_only: Awaitable[bool] | None = None,
-                          version: Awaitable[str | None] | None = None) -> RecordWalk:
+                          probe: Awaitable[Look] | None = None) -> RecordWalk:
     """The walk an action's record compares: bounded as a default snapshot is (``collect_chars`` of the default
     ``maxTokens``), and kept as the tab's last. With ``reuse`` (the "before" of an action), the tab's last walk
     is returned instead when it covered as much (complete, or the same bound), on a page without child frames
-    (their changes have no version here), and either the page version has not changed since it (one small
-    evaluate) or ``self_only`` (the settle probe's word, :attr:`.settle.Look.self_only`, asked with that walk)
-    says it changed since only where elements change by themselves (``behind``). ``version``: the page version
-    read with the settle probe (:attr:`.settle.Look.version`), asked for only when it has none.
+    (their changes have no version here), and either the page version has not changed since it or the settle
+    probe's look asked with that walk (``probe``, :attr:`.settle.Look.self_only`) says it changed since only
+    where elements change by themselves (``behind``). The version is the probe's (:attr:`.settle.Look.version`),
+    or asked for (one small evaluate) when it has none.
 
     Raises:
         ActionTimeout: no answer within the read timeout.
@@ -127,11 +129,12 @@ async def walk_for_record(tab: Tab, settings: Settings, *, reuse: bool,
     bound = collect_chars(settings.caps.default_max_tokens, settings.caps.ceiling_chars)
     last = tab.last_walk
     if reuse and last is not None and (last[1].complete or last[0] == bound) and len(tab.page.frames) == 1:
-        now = await version if version is not None else None
-        version_now = now if now is not None else await page_version(tab.page, worlds=tab.worlds)
-        if version_now is not None and version_now == last[1].version:
+        seen = await probe if probe is not None else None
+        version = seen.version if seen is not None and seen.version else await page_version(tab.page,
+                                                                                            worlds=tab.worlds)
+        if version is not None and version == last[1].version:
             return RecordWalk(last[1])
-        if version_now is not None and self_only is not None and await self_only:
+        if version is not None and seen is not None and seen.self_only:
             return RecordWalk(last[1], behind=True)
     walk = await walk_tab_page(tab, settings, bound)
     remember(tab, bound, walk)
